@@ -1,0 +1,20 @@
+"""llpbench: reproduce and extend the evaluation of the LLP-FW lock-free LLP runtime.
+
+The public API is small: :class:`llpbench.graphs.Graph`, :func:`llpbench.graphs.load_graph`
+and :func:`llpbench.solve`. Everything else is reached through the ``llpbench`` command.
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+__all__ = ["__version__", "solve"]
+
+
+def __getattr__(name: str):
+    # Imported lazily: numba compilation machinery is heavy and `llpbench --help` needs none.
+    if name == "solve":
+        from llpbench.api import solve
+
+        return solve
+    raise AttributeError(name)

@@ -1,0 +1,1 @@
+"""Typer commands: each parses its flags and delegates to one package function."""

@@ -1,0 +1,54 @@
+"""Error types whose messages name the input that caused them.
+
+Every error a user can provoke (a malformed file, an unknown graph name, a bad thread
+spec, a negative weight) is an :class:`LlpbenchError`; the CLI prints its message on one
+line and exits non-zero, never with a traceback.
+"""
+
+from __future__ import annotations
+
+
+class LlpbenchError(Exception):
+    """Base class: a problem with the user's input or environment, reported in one line."""
+
+    exit_code = 2
+
+
+class FormatError(LlpbenchError):
+    """A graph file does not follow its format; the message names file, line and expectation."""
+
+    def __init__(self, path: object, line: int | None, expected: str) -> None:
+        where = f"{path}:{line}" if line is not None else f"{path}"
+        super().__init__(f"{where}: {expected}")
+        self.path = path
+        self.line = line
+
+
+class NegativeWeightError(LlpbenchError):
+    """A weight below zero: LLP shortest paths (and Dijkstra) need non-negative weights."""
+
+
+class UnknownNameError(LlpbenchError):
+    """A graph, solver, worklist or problem name that is not registered."""
+
+    def __init__(self, kind: str, name: str, known: list[str]) -> None:
+        import difflib
+
+        close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        super().__init__(f"unknown {kind} {name!r}{hint}")
+        self.name = name
+
+
+class DownloadError(LlpbenchError):
+    """A dataset could not be fetched or failed its checksum."""
+
+
+class SpecError(LlpbenchError):
+    """A sweep specification (threads, sources, config file) that cannot be understood."""
+
+
+class VerificationError(LlpbenchError):
+    """A solver's answer differs from the independent reference."""
+
+    exit_code = 3

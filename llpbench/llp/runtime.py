@@ -1,0 +1,193 @@
+"""Run one LLP solve: bind the solver template, compile it apart, launch threads, time.
+
+Solvers (CLI spellings in :data:`SOLVERS`):
+
+- ``cyclic``: one thread scans all indices until a pass finds nothing forbidden;
+- ``bag``: one thread with a worklist fed by ``advance``;
+- ``all-indices``: T threads scan static partitions in rounds;
+- ``worklist``: T threads over a pluggable worklist (``swb``, ``ptwb``, ``ptcf``,
+  ``bucketed``).
+
+Workers are real OS threads: Python threads calling ``nogil`` kernels, any number of them
+whatever the core count (numba's own ``prange`` pool is capped at the core count). The
+clock starts when every worker has reached the start barrier and stops when all have
+returned; compilation happens before, is timed apart, and comes from numba's disk cache when
+a previous process compiled the same kernel.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import typeof
+
+from llpbench.errors import SpecError, UnknownNameError
+from llpbench.llp import counters as C
+from llpbench.llp import sync
+from llpbench.llp.compile import bind
+from llpbench.llp.contract import Instance
+from llpbench.llp.worklists import WORKLISTS
+
+SOLVERS: dict[str, str] = {
+    "cyclic": "llpbench.llp.templates.cyclic_solver",
+    "bag": "llpbench.llp.templates.bag_solver",
+    "all-indices": "llpbench.llp.templates.all_indices_solver",
+    "worklist": "llpbench.llp.templates.worklist_solver",
+}
+SINGLE_THREADED = ("cyclic", "bag")
+USES_WORKLIST = ("bag", "worklist")
+MAX_THREADS = 256
+
+
+@dataclass
+class SolveResult:
+    """The outcome of one timed solve."""
+
+    state: np.ndarray
+    seconds: float
+    compile_seconds: float
+    cache_hits: int
+    counters: dict[str, int]
+    solver: str
+    worklist: str | None
+    threads: int
+    extra: dict = field(default_factory=dict)
+
+
+def check_config(solver: str, worklist: str | None, threads: int) -> str | None:
+    """Validate a (solver, worklist, threads) triple; return the worklist actually used."""
+    if solver not in SOLVERS:
+        raise UnknownNameError("solver", solver, sorted(SOLVERS))
+    if not 1 <= threads <= MAX_THREADS:
+        raise SpecError(f"threads must be between 1 and {MAX_THREADS}, got {threads}")
+    if solver in SINGLE_THREADED and threads != 1:
+        raise SpecError(f"solver {solver!r} is single-threaded; use --threads 1")
+    if solver in USES_WORKLIST:
+        worklist = worklist or ("ptwb" if solver == "worklist" else "swb")
+        if worklist not in WORKLISTS:
+            raise UnknownNameError("worklist", worklist, sorted(WORKLISTS))
+        return worklist
+    return None
+
+
+def _compile(dispatcher, args) -> tuple[float, int]:
+    """Compile (or load from cache) ``dispatcher`` for ``args``; return (seconds, cache hits)."""
+    sig = tuple(typeof(a) for a in args)
+    hits_before = sum(dispatcher.stats.cache_hits.values())
+    t0 = time.perf_counter()
+    dispatcher.compile(sig)
+    seconds = time.perf_counter() - t0
+    return seconds, sum(dispatcher.stats.cache_hits.values()) - hits_before
+
+
+def _run_threads(target, per_thread_args: list[tuple], ctl: np.ndarray) -> float:
+    """Start one OS thread per args tuple, release them together, return the wall time."""
+    errors: list[BaseException] = []
+
+    def body(*args):
+        try:
+            target(*args)
+        except BaseException as exc:  # surfaced in the caller
+            errors.append(exc)
+            ctl[sync.GO] = 1
+
+    threads = [threading.Thread(target=body, args=a, daemon=True) for a in per_thread_args]
+    for t in threads:
+        t.start()
+    while ctl[sync.READY] < len(threads) and not errors:
+        time.sleep(0.0002)
+    t0 = time.perf_counter()
+    ctl[sync.GO] = 1
+    for t in threads:
+        t.join()
+    seconds = time.perf_counter() - t0
+    if errors:
+        raise errors[0]
+    return seconds
+
+
+def solve_llp(
+    instance: Instance,
+    solver: str = "worklist",
+    worklist: str | None = None,
+    threads: int = 1,
+) -> SolveResult:
+    """Solve ``instance`` with an LLP solver; return the final state, time and counters.
+
+    Parameters
+    ----------
+    instance : Instance
+        Built by a problem module's ``instance(...)``.
+    solver : {"cyclic", "bag", "all-indices", "worklist"}
+    worklist : {"swb", "ptwb", "ptcf", "bucketed"}, optional
+        For ``bag`` and ``worklist`` (default ``swb`` and ``ptwb``).
+    threads : int
+        Worker threads, 1 to 256, whatever the number of cores.
+
+    Notes
+    -----
+    ``compile_seconds`` is the time to compile the kernels for these argument types (or
+    load them from numba's cache: ``cache_hits`` > 0); it is excluded from ``seconds``.
+    """
+    worklist = check_config(solver, worklist, threads)
+    module = bind(SOLVERS[solver], instance.problem, WORKLISTS[worklist] if worklist else None)
+    inst = instance.arrays
+    state = instance.init_state()
+    ctr = C.new_counters(threads)
+    out = np.empty((threads, max(1, instance.max_out)), dtype=np.int64)
+    ctl = sync.new_control()
+    work = np.ascontiguousarray(instance.init_work, dtype=np.int64)
+    compile_s = 0.0
+    hits = 0
+
+    def compiled(fn, args):
+        nonlocal compile_s, hits
+        s, h = _compile(fn, args)
+        compile_s += s
+        hits += h
+
+    if solver == "cyclic":
+        compiled(module.solve, (inst, state, ctr, out))
+        t0 = time.perf_counter()
+        module.solve(inst, state, ctr, out)
+        seconds = time.perf_counter() - t0
+    elif solver == "bag":
+        wl = _create_worklist(worklist, instance, 1)
+        compiled(module.solve, (inst, state, wl, work, ctr, out))
+        t0 = time.perf_counter()
+        module.solve(inst, state, wl, work, ctr, out)
+        seconds = time.perf_counter() - t0
+    elif solver == "all-indices":
+        compiled(module.worker, (0, threads, inst, state, ctl, ctr, out))
+        args = [(tid, threads, inst, state, ctl, ctr, out) for tid in range(threads)]
+        seconds = _run_threads(module.worker, args, ctl)
+    else:
+        wl = _create_worklist(worklist, instance, threads)
+        compiled(module.seed, (wl, inst, state, work, threads, ctl, ctr))
+        compiled(module.worker, (0, inst, state, wl, ctl, ctr, out))
+        t0 = time.perf_counter()
+        module.seed(wl, inst, state, work, threads, ctl, ctr)
+        seed_s = time.perf_counter() - t0
+        args = [(tid, inst, state, wl, ctl, ctr, out) for tid in range(threads)]
+        seconds = _run_threads(module.worker, args, ctl) + seed_s
+    return SolveResult(
+        state=state,
+        seconds=seconds,
+        compile_seconds=compile_s,
+        cache_hits=hits,
+        counters=C.summarize(ctr),
+        solver=solver,
+        worklist=worklist,
+        threads=threads,
+    )
+
+
+def _create_worklist(worklist: str, instance: Instance, threads: int):
+    import importlib
+
+    return importlib.import_module(WORKLISTS[worklist]).create(
+        instance.n, threads, instance.bucket_width
+    )

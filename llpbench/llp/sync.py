@@ -1,0 +1,85 @@
+"""Spin locks, backoff and barriers for compiled workers, built on :mod:`llpbench.llp.atomics`.
+
+Workers are OS threads that may outnumber the cores many times over (32 threads on 2 cores
+in the paper's sweeps). A worker that spins while another holds the work steals that
+worker's core, so every wait here spins briefly and then calls ``sched_yield``.
+
+Control arrays are int64 with one slot per cache line (``PAD`` apart).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from llpbench.llp.atomics import (
+    atomic_cas,
+    atomic_fetch_add,
+    atomic_load,
+    atomic_store,
+    cpu_yield,
+)
+from llpbench.llp.counters import CONTENTION, IDLE
+
+PAD = 8  # int64 slots per cache line
+SPINS_BEFORE_YIELD = 16
+
+# Control-block slots (multiplied by PAD).
+READY = 0 * PAD  # workers that reached the start barrier
+GO = 1 * PAD  # set by the launcher once all workers are ready
+PENDING = 2 * PAD  # items pushed and not yet fully processed (termination detection)
+BARRIER_COUNT = 3 * PAD
+BARRIER_GEN = 4 * PAD
+FLAG0 = 5 * PAD  # three rotating "something changed this round" flags
+CONTROL_SLOTS = 8 * PAD
+
+
+def new_control() -> np.ndarray:
+    return np.zeros(CONTROL_SLOTS, dtype=np.int64)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def backoff(idle, ctr):
+    """One round of waiting: spin for a while, then yield the core."""
+    ctr[IDLE] += 1
+    if idle >= SPINS_BEFORE_YIELD:
+        cpu_yield()
+    return idle + 1
+
+
+@njit(nogil=True, cache=True, inline="always")
+def lock_acquire(locks, i, ctr):
+    """Test-and-test-and-set spin lock on ``locks[i]``, yielding while it is held."""
+    spins = 0
+    while True:
+        if atomic_load(locks, i) == 0 and atomic_cas(locks, i, 0, 1):
+            return
+        ctr[CONTENTION] += 1
+        spins += 1
+        if spins >= SPINS_BEFORE_YIELD:
+            cpu_yield()
+
+
+@njit(nogil=True, cache=True, inline="always")
+def lock_release(locks, i):
+    atomic_store(locks, i, 0)
+
+
+@njit(nogil=True, cache=True)
+def start_barrier(ctl):
+    """Report ready, then wait for the launcher's GO (so timing starts with all ready)."""
+    atomic_fetch_add(ctl, READY, 1)
+    while atomic_load(ctl, GO) == 0:
+        cpu_yield()
+
+
+@njit(nogil=True, cache=True)
+def barrier(ctl, nthreads):
+    """Generation-counting barrier for ``nthreads`` workers; waiting workers yield."""
+    gen = atomic_load(ctl, BARRIER_GEN)
+    if atomic_fetch_add(ctl, BARRIER_COUNT, 1) == nthreads - 1:
+        atomic_store(ctl, BARRIER_COUNT, 0)
+        atomic_fetch_add(ctl, BARRIER_GEN, 1)
+        return
+    while atomic_load(ctl, BARRIER_GEN) == gen:
+        cpu_yield()

@@ -1,0 +1,30 @@
+"""Worklists: where the parallel worklist solver keeps the indices that may be forbidden.
+
+Each worklist is one module exposing the same three functions, so that a solver takes the
+worklist as a parameter (Galois-style) and never knows which one it runs on:
+
+- ``create(n, threads, bucket_width) -> wl`` (Python): the worklist's arrays, as a tuple;
+- ``push(wl, tid, key, item, ctr)`` (compiled): thread ``tid`` adds ``item`` with priority ``key``;
+- ``pop(wl, tid, ctr) -> (found, key, item)`` (compiled): thread ``tid`` takes an item,
+  stealing from other threads when its own part is empty.
+
+Termination is not the worklist's job: the solver counts pending items (see
+:mod:`llpbench.llp.templates.worklist_solver`). The paper's short names (SWB, PTWB, PTCF,
+bucketed) map to modules in :data:`WORKLISTS`, the one place they are spelled.
+"""
+
+from __future__ import annotations
+
+WORKLISTS: dict[str, str] = {
+    "swb": "llpbench.llp.worklists.shared_bag",
+    "ptwb": "llpbench.llp.worklists.per_thread_priority_bags",
+    "ptcf": "llpbench.llp.worklists.per_thread_chunked_fifo",
+    "bucketed": "llpbench.llp.worklists.priority_buckets",
+}
+
+DESCRIPTIONS: dict[str, str] = {
+    "swb": "one shared work bag (FIFO) for all threads",
+    "ptwb": "per-thread work bags ordered by priority, with stealing",
+    "ptcf": "per-thread chunked FIFOs, with chunk stealing",
+    "bucketed": "shared buckets by priority range (ordered-by-integer-metric)",
+}

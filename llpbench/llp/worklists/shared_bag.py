@@ -1,0 +1,37 @@
+"""SWB: one shared work bag (a FIFO ring) that every thread pushes to and pops from.
+
+The simplest parallel worklist and the paper's contention baseline: one lock serialises
+all pushes and pops, so its counters show the contention that per-thread bags avoid.
+FIFO order makes it a parallel Bellman-Ford-style queue for SSSP.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from llpbench.llp.sync import lock_acquire, lock_release
+from llpbench.llp.worklists.storage import new_stores, ring_pop, ring_push, size_hint
+
+
+def create(n: int, threads: int, bucket_width: int):
+    """One shared store for all ``threads``."""
+    return new_stores(1, max(256, n // 8))
+
+
+@njit(nogil=True, cache=True)
+def push(wl, tid, key, item, ctr):
+    bufs, meta, locks = wl
+    lock_acquire(locks, 0, ctr)
+    ring_push(bufs, meta, 0, key, item)
+    lock_release(locks, 0)
+
+
+@njit(nogil=True, cache=True)
+def pop(wl, tid, ctr):
+    bufs, meta, locks = wl
+    if size_hint(meta, 0) == 0:
+        return False, 0, 0
+    lock_acquire(locks, 0, ctr)
+    found, key, item = ring_pop(bufs, meta, 0)
+    lock_release(locks, 0)
+    return found, key, item

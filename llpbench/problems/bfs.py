@@ -1,0 +1,143 @@
+"""Breadth-first search levels as an LLP problem: SSSP with unit weights, in its own kernels
+so that no weight array is read (LLP-FW, Ribeiro Alves and Garg, 2026).
+
+Formulation
+    State: levels ``L``, 0 at the source and infinity elsewhere, advancing by lowering.
+    ``j`` is forbidden when some in-neighbour u has ``L(u) + 1 < L(j)``; advancing lowers
+    ``L(j)`` with an atomic min and reports j's out-neighbours. Incremental form (worklist
+    solvers): "u advanced" relaxes u's out-neighbours. Priority: the level.
+
+Reference: the levels of scipy's ``breadth_first_order`` (from its predecessor tree).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from llpbench.graphs.graph import Graph
+from llpbench.llp.atomics import atomic_load, atomic_min
+from llpbench.llp.contract import Instance
+from llpbench.llp.counters import ADVANCES, RETRIES
+
+NAME = "bfs"
+INF = np.iinfo(np.int64).max
+
+# --- kernels -------------------------------------------------------------------------------
+# inst = (indptr, indices, rev_indptr, rev_sources)
+
+
+@njit(nogil=True, cache=True)
+def num_indices(inst, state):
+    return state.shape[0]
+
+
+@njit(nogil=True, cache=True)
+def _best_in(inst, state, j):
+    rptr, rsrc = inst[2], inst[3]
+    best = atomic_load(state, j)
+    for e in range(rptr[j], rptr[j + 1]):
+        lu = atomic_load(state, rsrc[e])
+        if lu != INF and lu + 1 < best:
+            best = lu + 1
+    return best
+
+
+@njit(nogil=True, cache=True)
+def forbidden(inst, state, j):
+    return _best_in(inst, state, j) < atomic_load(state, j)
+
+
+@njit(nogil=True, cache=True)
+def advance(inst, state, j, out, ctr):
+    indptr, indices = inst[0], inst[1]
+    best = _best_in(inst, state, j)
+    if best < atomic_min(state, j, best):
+        ctr[ADVANCES] += 1
+    else:
+        ctr[RETRIES] += 1
+    k = 0
+    for e in range(indptr[j], indptr[j + 1]):
+        out[k] = indices[e]
+        k += 1
+    return k
+
+
+@njit(nogil=True, cache=True)
+def work(inst, state, j, out, ctr):
+    indptr, indices = inst[0], inst[1]
+    nxt = atomic_load(state, j) + 1
+    k = 0
+    for e in range(indptr[j], indptr[j + 1]):
+        v = indices[e]
+        if nxt < atomic_load(state, v):
+            if nxt < atomic_min(state, v, nxt):
+                out[k] = v
+                k += 1
+                ctr[ADVANCES] += 1
+            else:
+                ctr[RETRIES] += 1
+    return k
+
+
+@njit(nogil=True, cache=True)
+def priority(inst, state, j):
+    return atomic_load(state, j)
+
+
+@njit(nogil=True, cache=True)
+def stale(inst, state, j, key):
+    return atomic_load(state, j) < key
+
+
+# --- instances, answers, reference ---------------------------------------------------------
+
+
+def instance(graph: Graph, source: int = 0) -> Instance:
+    """The BFS instance of ``graph`` from ``source`` (weights are ignored)."""
+    if not 0 <= source < graph.n:
+        raise ValueError(f"source {source} is not a vertex of {graph.name} (0..{graph.n - 1})")
+    rptr, rsrc, _ = graph.reverse
+    n = graph.n
+
+    def init_state() -> np.ndarray:
+        levels = np.full(n, INF, dtype=np.int64)
+        levels[source] = 0
+        return levels
+
+    return Instance(
+        problem=__name__,
+        arrays=(graph.indptr, graph.indices, rptr, rsrc),
+        n=n,
+        max_out=int(graph.out_degrees().max(initial=0)),
+        init_state=init_state,
+        init_work=np.array([source], dtype=np.int64),
+        bucket_width=1,
+        meta={"source": source, "graph": graph.name, "integer": True},
+    )
+
+
+def answer(inst: Instance, state: np.ndarray) -> np.ndarray:
+    """Levels as float64, ``inf`` for unreachable vertices."""
+    levels = state.astype(np.float64)
+    levels[state == INF] = np.inf
+    return levels
+
+
+def reference(graph: Graph, source: int) -> np.ndarray:
+    """Levels from scipy's ``breadth_first_order`` predecessor tree."""
+    from scipy.sparse.csgraph import breadth_first_order
+
+    order, pred = breadth_first_order(graph.to_scipy(), source, directed=True)
+    levels = np.full(graph.n, np.inf)
+    levels[source] = 0
+    for v in order[1:]:  # BFS order: a predecessor's level is always known first
+        levels[v] = levels[pred[v]] + 1
+    return levels
+
+
+def verify(result: np.ndarray, expected: np.ndarray) -> str | None:
+    """None if the levels agree exactly, else a one-line reason."""
+    from llpbench.problems.sssp import verify as verify_distances
+
+    return verify_distances(result, expected)

@@ -1,0 +1,181 @@
+"""Single-source shortest paths as an LLP problem (LLP-FW, Ribeiro Alves and Garg, 2026;
+Garg, "Predicate detection to solve combinatorial optimization problems", SPAA 2020).
+
+Formulation
+    State: tentative distances ``d``, starting at 0 for the source and infinity elsewhere;
+    a state advances by *lowering* distances. ``j`` is forbidden when some in-arc (u, j)
+    has ``d(u) + w(u, j) < d(j)``: j cannot keep its value in any solution reachable from
+    here. Advancing j lowers ``d(j)`` with an atomic min (lock-free: any thread may advance
+    any index) and reports j's out-neighbours, whose predicate mentions ``d(j)``. Priority:
+    the tentative distance.
+
+Two statements of the same predicate
+    *Direct* (``forbidden``/``advance``, used by the scanning solvers): scan j's in-arcs.
+    *Incremental* (``work``, used by the worklist solvers): when u advances, the only terms
+    that can have become true are ``d(u) + w(u, v) < d(v)`` for u's out-neighbours v, so
+    the item "u advanced" relaxes exactly those, advancing each v it makes non-forbidden
+    and reporting it. Scanning in-arcs on every pop costs 7-19 pops per reached vertex on
+    Kronecker graphs; the incremental form needs about 2 (see ARCHITECTURE.md); the
+    ``items`` and ``advances`` counters show the difference.
+
+Weights: int64 (exact; unreachable = INT64 max) or non-negative float64 (atomic min on
+the bit pattern; unreachable = inf). Reference: scipy's Dijkstra.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from llpbench.graphs.graph import Graph
+from llpbench.llp.atomics import atomic_load, atomic_min
+from llpbench.llp.contract import Instance
+from llpbench.llp.counters import ADVANCES, RETRIES
+
+NAME = "sssp"
+INT_INF = np.iinfo(np.int64).max
+FLOAT_PRIORITY_SCALE = float(2**20)  # float distances become int64 priorities at 2^-20 resolution
+
+# --- kernels -------------------------------------------------------------------------------
+# inst = (indptr, indices, weights, rev_indptr, rev_sources, rev_weights, priority_scale, inf)
+
+
+@njit(nogil=True, cache=True)
+def num_indices(inst, state):
+    return state.shape[0]
+
+
+@njit(nogil=True, cache=True)
+def _best_in(inst, state, j):
+    """min over in-arcs (u, j) of d(u) + w(u, j), skipping unreached u."""
+    rptr, rsrc, rw, inf = inst[3], inst[4], inst[5], inst[7]
+    best = atomic_load(state, j)
+    for e in range(rptr[j], rptr[j + 1]):
+        du = atomic_load(state, rsrc[e])
+        if du != inf:
+            cand = du + rw[e]
+            if cand < best:
+                best = cand
+    return best
+
+
+@njit(nogil=True, cache=True)
+def forbidden(inst, state, j):
+    return _best_in(inst, state, j) < atomic_load(state, j)
+
+
+@njit(nogil=True, cache=True)
+def advance(inst, state, j, out, ctr):
+    indptr, indices = inst[0], inst[1]
+    best = _best_in(inst, state, j)
+    if best < atomic_min(state, j, best):
+        ctr[ADVANCES] += 1
+    else:
+        ctr[RETRIES] += 1
+    k = 0
+    for e in range(indptr[j], indptr[j + 1]):
+        out[k] = indices[e]
+        k += 1
+    return k
+
+
+@njit(nogil=True, cache=True)
+def work(inst, state, j, out, ctr):
+    indptr, indices, weights = inst[0], inst[1], inst[2]
+    dj = atomic_load(state, j)
+    k = 0
+    for e in range(indptr[j], indptr[j + 1]):
+        v = indices[e]
+        cand = dj + weights[e]
+        if cand < atomic_load(state, v):
+            if cand < atomic_min(state, v, cand):
+                out[k] = v
+                k += 1
+                ctr[ADVANCES] += 1
+            else:
+                ctr[RETRIES] += 1
+    return k
+
+
+@njit(nogil=True, cache=True)
+def priority(inst, state, j):
+    return np.int64(atomic_load(state, j) * inst[6])
+
+
+@njit(nogil=True, cache=True)
+def stale(inst, state, j, key):
+    return priority(inst, state, j) < key
+
+
+# --- instances, answers, reference ---------------------------------------------------------
+
+
+def instance(graph: Graph, source: int = 0) -> Instance:
+    """The SSSP instance of ``graph`` from ``source``.
+
+    Raises
+    ------
+    ValueError
+        If ``source`` is not a vertex of ``graph``.
+    """
+    if not 0 <= source < graph.n:
+        raise ValueError(f"source {source} is not a vertex of {graph.name} (0..{graph.n - 1})")
+    rptr, rsrc, rw = graph.reverse
+    if graph.integer_weights:
+        dtype, scale, inf = np.int64, np.int64(1), np.int64(INT_INF)
+    else:
+        dtype, scale, inf = np.float64, np.float64(FLOAT_PRIORITY_SCALE), np.float64(np.inf)
+    arrays = (graph.indptr, graph.indices, graph.weights, rptr, rsrc, rw, scale, inf)
+    n = graph.n
+
+    def init_state() -> np.ndarray:
+        d = np.full(n, inf, dtype=dtype)
+        d[source] = 0
+        return d
+
+    return Instance(
+        problem=__name__,
+        arrays=arrays,
+        n=n,
+        max_out=int(graph.out_degrees().max(initial=0)),
+        init_state=init_state,
+        init_work=np.array([source], dtype=np.int64),
+        bucket_width=bucket_width(graph, scale),
+        meta={"source": source, "graph": graph.name, "integer": graph.integer_weights},
+    )
+
+
+def bucket_width(graph: Graph, scale) -> int:
+    """A Δ for the bucketed worklist, in priority units: the median arc weight."""
+    if graph.m == 0:
+        return 1
+    return max(1, int(np.median(graph.weights) * float(scale)))
+
+
+def answer(inst: Instance, state: np.ndarray) -> np.ndarray:
+    """Distances as float64, ``inf`` for unreachable vertices (exact for integer weights)."""
+    d = state.astype(np.float64)
+    if state.dtype.kind == "i":
+        d[state == INT_INF] = np.inf
+    return d
+
+
+def reference(graph: Graph, source: int) -> np.ndarray:
+    """scipy's Dijkstra from ``source`` (independent of llpbench's kernels)."""
+    from scipy.sparse.csgraph import dijkstra
+
+    return dijkstra(graph.to_scipy(), directed=True, indices=source)
+
+
+def verify(result: np.ndarray, expected: np.ndarray) -> str | None:
+    """None if the distances agree (exactly; float weights to 1e-9 relative), else why not."""
+    if result.shape != expected.shape:
+        return f"answer has {result.shape[0]} entries, expected {expected.shape[0]}"
+    same_inf = np.isinf(result) == np.isinf(expected)
+    finite = ~np.isinf(expected)
+    close = np.isclose(result, expected, rtol=1e-9, atol=0.0) | ~finite
+    bad = np.flatnonzero(~(same_inf & close))
+    if bad.size:
+        v = int(bad[0])
+        return f"{bad.size} vertices differ, first {v}: got {result[v]}, expected {expected[v]}"
+    return None
