@@ -26,6 +26,7 @@ app = typer.Typer(
 COMMAND_MODULES = [
     "llpbench.cli.datasets",
     "llpbench.cli.solve",
+    "llpbench.cli.tune",
     "llpbench.cli.sweep",
     "llpbench.cli.report",
 ]

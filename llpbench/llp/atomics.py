@@ -26,6 +26,7 @@ from numba.extending import intrinsic
 __all__ = [
     "atomic_load",
     "atomic_store",
+    "atomic_store_release",
     "atomic_cas",
     "atomic_fetch_add",
     "atomic_exchange",
@@ -94,6 +95,22 @@ def atomic_store(typingctx, ary, idx, val):
         ptr = _element_pointer(context, builder, aryty, args[0], args[1], idxty)
         val = context.cast(builder, args[2], valty, aryty.dtype)
         builder.store_atomic(val, ptr, "seq_cst", aryty.dtype.bitwidth // 8)
+        return context.get_dummy_value()
+
+    return types.none(ary, idx, val), codegen
+
+
+@intrinsic
+def atomic_store_release(typingctx, ary, idx, val):
+    """Release store to ``ary[idx]``: publishes earlier writes (a lock release; a plain move
+    on x86, where the sequentially consistent :func:`atomic_store` needs an ``xchg``)."""
+    _check_array(ary, allow_float=True)
+
+    def codegen(context, builder, sig, args):
+        aryty, idxty, valty = sig.args
+        ptr = _element_pointer(context, builder, aryty, args[0], args[1], idxty)
+        val = context.cast(builder, args[2], valty, aryty.dtype)
+        builder.store_atomic(val, ptr, "release", aryty.dtype.bitwidth // 8)
         return context.get_dummy_value()
 
     return types.none(ary, idx, val), codegen

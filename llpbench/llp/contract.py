@@ -26,9 +26,21 @@ tuple :attr:`Instance.arrays`:
 ``ctr`` is the calling thread's counter row (:mod:`llpbench.llp.counters`): problems count
 ``ADVANCES`` and ``RETRIES`` there. A solver never branches on which problem it runs.
 
-On the Python side a problem module provides ``NAME``, ``instance(...) -> Instance``,
-``answer(instance, state)``, ``reference(instance)`` (an independent algorithm), and
-``verify(instance, answer, reference) -> str | None`` (None when they agree).
+On the Python side a problem module provides:
+
+``NAME``, ``INPUT``
+    CLI name; ``"graph"`` (needs a graph and a source) or ``"size"`` (generated from a size
+    and a seed; such problems may also accept a graph where it makes sense).
+``make(graph, size, seed, source) -> Instance``
+    The one constructor the runner calls (unused arguments are None).
+``answer(instance, state) -> ndarray``
+    The solver state in answer form (e.g. distances with ``inf`` for unreachable).
+``reference(instance) -> ndarray``
+    The answer by an independent, classical algorithm (scipy, Gale-Shapley, a DP, ...).
+``verify(result, expected) -> str | None``
+    None when the answers agree, else a one-line reason.
+``baseline(instance, threads, **params) -> BaselineResult``
+    The hand-tuned classical solution the paper compares LLP with.
 """
 
 from __future__ import annotations

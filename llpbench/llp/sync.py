@@ -17,6 +17,7 @@ from llpbench.llp.atomics import (
     atomic_fetch_add,
     atomic_load,
     atomic_store,
+    atomic_store_release,
     cpu_yield,
 )
 from llpbench.llp.counters import CONTENTION, IDLE
@@ -62,7 +63,7 @@ def lock_acquire(locks, i, ctr):
 
 @njit(nogil=True, cache=True, inline="always")
 def lock_release(locks, i):
-    atomic_store(locks, i, 0)
+    atomic_store_release(locks, i, 0)
 
 
 @njit(nogil=True, cache=True)

@@ -8,11 +8,18 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from llpbench.errors import UnknownNameError
+from llpbench.errors import SpecError, UnknownNameError
+from llpbench.graphs.graph import Graph
+from llpbench.llp.contract import Instance
 
 PROBLEMS: dict[str, str] = {
     "sssp": "llpbench.problems.sssp",
     "bfs": "llpbench.problems.bfs",
+    "stable-marriage": "llpbench.problems.stable_marriage",
+    "job-scheduling": "llpbench.problems.job_scheduling",
+    "knapsack": "llpbench.problems.knapsack",
+    "transitive-closure": "llpbench.problems.transitive_closure",
+    "reduction": "llpbench.problems.reduction",
 }
 
 
@@ -21,3 +28,29 @@ def problem_module(name: str) -> ModuleType:
     if name not in PROBLEMS:
         raise UnknownNameError("problem", name, sorted(PROBLEMS))
     return importlib.import_module(PROBLEMS[name])
+
+
+def build_instance(
+    module: ModuleType,
+    *,
+    graph: Graph | None = None,
+    size: int | None = None,
+    seed: int = 0,
+    source: int = 0,
+) -> Instance:
+    """The instance of ``module``'s problem for a graph (and source) or a size (and seed).
+
+    Raises
+    ------
+    SpecError
+        If the problem needs a graph and none was given (or a size and none was given), or the
+        source is not a vertex of the graph.
+    """
+    kind = module.INPUT
+    if kind == "graph" and graph is None:
+        raise SpecError(f"problem {module.NAME!r} needs a graph (--graph NAME|PATH)")
+    if kind == "size" and graph is None and size is None:
+        raise SpecError(f"problem {module.NAME!r} needs --size N (or a graph where it takes one)")
+    if graph is not None and kind == "graph" and not 0 <= source < graph.n:
+        raise SpecError(f"source {source} is not a vertex of {graph.name} (0..{graph.n - 1})")
+    return module.make(graph, size, seed, source)

@@ -15,12 +15,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from llpbench.baselines import BaselineResult
 from llpbench.graphs.graph import Graph
 from llpbench.llp.atomics import atomic_load, atomic_min
 from llpbench.llp.contract import Instance
 from llpbench.llp.counters import ADVANCES, RETRIES
 
 NAME = "bfs"
+INPUT = "graph"
 INF = np.iinfo(np.int64).max
 
 # --- kernels -------------------------------------------------------------------------------
@@ -113,8 +115,15 @@ def instance(graph: Graph, source: int = 0) -> Instance:
         init_state=init_state,
         init_work=np.array([source], dtype=np.int64),
         bucket_width=1,
-        meta={"source": source, "graph": graph.name, "integer": True},
+        meta={"source": source, "graph": graph, "integer": True},
     )
+
+
+def make(graph: Graph | None, size: int | None, seed: int, source: int) -> Instance:
+    """Runner entry point: the instance of ``graph`` from ``source``."""
+    if graph is None:
+        raise ValueError("bfs needs a graph")
+    return instance(graph, source)
 
 
 def answer(inst: Instance, state: np.ndarray) -> np.ndarray:
@@ -124,10 +133,11 @@ def answer(inst: Instance, state: np.ndarray) -> np.ndarray:
     return levels
 
 
-def reference(graph: Graph, source: int) -> np.ndarray:
+def reference(inst: Instance) -> np.ndarray:
     """Levels from scipy's ``breadth_first_order`` predecessor tree."""
     from scipy.sparse.csgraph import breadth_first_order
 
+    graph, source = inst.meta["graph"], inst.meta["source"]
     order, pred = breadth_first_order(graph.to_scipy(), source, directed=True)
     levels = np.full(graph.n, np.inf)
     levels[source] = 0
@@ -141,3 +151,14 @@ def verify(result: np.ndarray, expected: np.ndarray) -> str | None:
     from llpbench.problems.sssp import verify as verify_distances
 
     return verify_distances(result, expected)
+
+
+def baseline(inst: Instance, threads: int = 1, delta: float | None = None) -> BaselineResult:
+    """Level-synchronous parallel BFS: Δ-stepping with unit weights and Δ = 1."""
+    from llpbench.baselines.delta_stepping import delta_stepping
+
+    graph = inst.meta["graph"]
+    unit = graph.with_weights(np.ones(graph.m, dtype=np.int64), "unit")
+    result = delta_stepping(unit, inst.meta["source"], threads=threads, delta=1)
+    result.name = "level-synchronous-bfs"
+    return result

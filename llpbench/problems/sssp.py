@@ -27,12 +27,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from llpbench.baselines import BaselineResult
 from llpbench.graphs.graph import Graph
 from llpbench.llp.atomics import atomic_load, atomic_min
 from llpbench.llp.contract import Instance
 from llpbench.llp.counters import ADVANCES, RETRIES
 
 NAME = "sssp"
+INPUT = "graph"
 INT_INF = np.iinfo(np.int64).max
 FLOAT_PRIORITY_SCALE = float(2**20)  # float distances become int64 priorities at 2^-20 resolution
 
@@ -141,8 +143,15 @@ def instance(graph: Graph, source: int = 0) -> Instance:
         init_state=init_state,
         init_work=np.array([source], dtype=np.int64),
         bucket_width=bucket_width(graph, scale),
-        meta={"source": source, "graph": graph.name, "integer": graph.integer_weights},
+        meta={"source": source, "graph": graph, "integer": graph.integer_weights},
     )
+
+
+def make(graph: Graph | None, size: int | None, seed: int, source: int) -> Instance:
+    """Runner entry point: the instance of ``graph`` from ``source``."""
+    if graph is None:
+        raise ValueError("sssp needs a graph")
+    return instance(graph, source)
 
 
 def bucket_width(graph: Graph, scale) -> int:
@@ -160,11 +169,18 @@ def answer(inst: Instance, state: np.ndarray) -> np.ndarray:
     return d
 
 
-def reference(graph: Graph, source: int) -> np.ndarray:
-    """scipy's Dijkstra from ``source`` (independent of llpbench's kernels)."""
+def reference(inst: Instance) -> np.ndarray:
+    """scipy's Dijkstra from the source (independent of llpbench's kernels)."""
     from scipy.sparse.csgraph import dijkstra
 
-    return dijkstra(graph.to_scipy(), directed=True, indices=source)
+    return dijkstra(inst.meta["graph"].to_scipy(), directed=True, indices=inst.meta["source"])
+
+
+def baseline(inst: Instance, threads: int = 1, delta: float | None = None) -> BaselineResult:
+    """Tuned Δ-stepping (the paper's baseline) on the same graph and source."""
+    from llpbench.baselines.delta_stepping import delta_stepping
+
+    return delta_stepping(inst.meta["graph"], inst.meta["source"], threads=threads, delta=delta)
 
 
 def verify(result: np.ndarray, expected: np.ndarray) -> str | None:

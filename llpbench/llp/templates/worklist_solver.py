@@ -5,10 +5,11 @@ it stale, otherwise runs the problem's ``work`` (``ensure``: advance j if forbid
 an incrementally stated predicate, advance the dependents j's change made forbidden) and
 pushes every index the advance reported.
 
-Termination: ``PENDING`` counts items pushed and not yet fully processed. A worker adds the
-number of new items *before* pushing them and subtracts its own item only *after*, so
-``PENDING`` reaches zero only when no item exists anywhere and no worker holds one; an idle
-worker that sees zero exits. Idle workers back off and yield.
+Termination: ``PENDING`` counts items pushed and not yet fully processed. A worker that
+finishes an item which produced k new ones adds k - 1 *before* pushing them (its own item's
+count passes to the first child; with k = 1 no atomic is needed at all), and one with no new
+items subtracts 1 after. So ``PENDING`` reaches zero only when no item exists anywhere and
+no worker holds one; an idle worker that sees zero exits. Idle workers back off and yield.
 """
 
 from numba import njit
@@ -51,10 +52,12 @@ def worker(tid, inst, state, wl, ctl, ctr, out):
             k = PROBLEM.work(inst, state, j, buf, c)
         if k < 0:
             c[STALE] += 1
-        elif k > 0:
-            atomic_fetch_add(ctl, PENDING, k)
-            for i in range(k):
-                v = buf[i]
-                WORKLIST.push(wl, tid, PROBLEM.priority(inst, state, v), v, c)
-            c[PUSHES] += k
-        atomic_fetch_add(ctl, PENDING, -1)
+        if k <= 0:
+            atomic_fetch_add(ctl, PENDING, -1)
+            continue
+        if k > 1:
+            atomic_fetch_add(ctl, PENDING, k - 1)
+        for i in range(k):
+            v = buf[i]
+            WORKLIST.push(wl, tid, PROBLEM.priority(inst, state, v), v, c)
+        c[PUSHES] += k

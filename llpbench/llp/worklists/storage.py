@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 from numba.typed import List
 
-from llpbench.llp.atomics import atomic_load, atomic_store
+from llpbench.llp.atomics import atomic_load, atomic_store_release
 from llpbench.llp.sync import PAD
 
 HEAD = 0
@@ -55,14 +55,15 @@ def _grow_ring(bufs, meta, s):
 @njit(nogil=True, cache=True)
 def ring_push(bufs, meta, s, key, item):
     """Append ``(key, item)`` at the back of ring ``s``."""
-    if meta[s * PAD + SIZE] == bufs[s].shape[0]:
-        _grow_ring(bufs, meta, s)
     buf = bufs[s]
     size = meta[s * PAD + SIZE]
+    if size == buf.shape[0]:
+        _grow_ring(bufs, meta, s)
+        buf = bufs[s]
     p = (meta[s * PAD + HEAD] + size) % buf.shape[0]
     buf[p, 0] = key
     buf[p, 1] = item
-    atomic_store(meta, s * PAD + SIZE, size + 1)
+    atomic_store_release(meta, s * PAD + SIZE, size + 1)
 
 
 @njit(nogil=True, cache=True)
@@ -76,7 +77,7 @@ def ring_pop(bufs, meta, s):
     key = buf[head, 0]
     item = buf[head, 1]
     meta[s * PAD + HEAD] = (head + 1) % buf.shape[0]
-    atomic_store(meta, s * PAD + SIZE, size - 1)
+    atomic_store_release(meta, s * PAD + SIZE, size - 1)
     return True, key, item
 
 
@@ -84,12 +85,12 @@ def ring_pop(bufs, meta, s):
 def heap_push(bufs, meta, s, key, item):
     """Insert ``(key, item)`` into min-heap ``s``."""
     size = meta[s * PAD + SIZE]
-    if size == bufs[s].shape[0]:
-        old = bufs[s]
-        new = np.empty((old.shape[0] * 2, 2), dtype=np.int64)
-        new[:size] = old[:size]
-        bufs[s] = new
     buf = bufs[s]
+    if size == buf.shape[0]:
+        new = np.empty((buf.shape[0] * 2, 2), dtype=np.int64)
+        new[:size] = buf[:size]
+        bufs[s] = new
+        buf = new
     i = size
     while i > 0:
         parent = (i - 1) >> 1
@@ -100,7 +101,7 @@ def heap_push(bufs, meta, s, key, item):
         i = parent
     buf[i, 0] = key
     buf[i, 1] = item
-    atomic_store(meta, s * PAD + SIZE, size + 1)
+    atomic_store_release(meta, s * PAD + SIZE, size + 1)
 
 
 @njit(nogil=True, cache=True)
@@ -130,5 +131,5 @@ def heap_pop(bufs, meta, s):
     if size > 0:
         buf[i, 0] = last_key
         buf[i, 1] = last_item
-    atomic_store(meta, s * PAD + SIZE, size)
+    atomic_store_release(meta, s * PAD + SIZE, size)
     return True, key, item

@@ -1,0 +1,18 @@
+"""Fixtures shared by the whole test suite."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+DATASETS = REPO.parent / "shared" / "datasets"
+
+
+@pytest.fixture(scope="session")
+def datasets_dir() -> Path:
+    """The read-only real graphs in ``../shared/datasets`` (skips the test when absent)."""
+    if not DATASETS.is_dir():
+        pytest.skip(f"real datasets not found at {DATASETS}")
+    return DATASETS

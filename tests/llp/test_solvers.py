@@ -1,0 +1,141 @@
+"""Every solver x worklist x thread count gives the exact reference answer for SSSP and BFS:
+on random graphs (hypothesis), on the real graphs in ../shared/datasets, and over many
+repetitions with more threads than cores."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from llpbench.errors import SpecError, UnknownNameError
+from llpbench.graphs.formats import read_graph
+from llpbench.graphs.graph import Graph
+from llpbench.graphs.weights import assign_weights
+from llpbench.llp.runtime import solve_llp
+from llpbench.problems import bfs, sssp
+from tests.llp.conftest import ALL_CONFIGS, config_id
+
+
+def _check(problem, graph: Graph, source: int, config) -> dict:
+    inst = problem.instance(graph, source)
+    result = solve_llp(inst, *config)
+    mismatch = problem.verify(problem.answer(inst, result.state), problem.reference(inst))
+    assert mismatch is None, f"{config_id(config)}: {mismatch}"
+    return result.counters
+
+
+@st.composite
+def random_graphs(draw, float_weights: bool = False):
+    n = draw(st.integers(1, 40))
+    m = draw(st.integers(0, 4 * n))
+    src = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
+    dst = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
+    if float_weights:
+        w = draw(st.lists(st.floats(0, 100, allow_nan=False), min_size=m, max_size=m))
+    else:
+        w = draw(st.lists(st.integers(0, 50), min_size=m, max_size=m))
+    undirected = draw(st.booleans())
+    graph = Graph.from_edges(
+        n, np.array(src, dtype=np.int64), np.array(dst, dtype=np.int64),
+        np.array(w, dtype=np.float64 if float_weights else np.int64), symmetrize=undirected,
+    )
+    source = draw(st.integers(0, n - 1))
+    return graph, source
+
+
+HYPO = settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@pytest.mark.parametrize("config", ALL_CONFIGS, ids=config_id)
+@HYPO
+@given(case=random_graphs())
+def test_sssp_integer_weights_exact_on_random_graphs(config, case):
+    _check(sssp, *case, config)
+
+
+@pytest.mark.parametrize("config", ALL_CONFIGS, ids=config_id)
+@HYPO
+@given(case=random_graphs(float_weights=True))
+def test_sssp_float_weights_match_on_random_graphs(config, case):
+    _check(sssp, *case, config)
+
+
+@pytest.mark.parametrize("config", ALL_CONFIGS, ids=config_id)
+@HYPO
+@given(case=random_graphs())
+def test_bfs_levels_exact_on_random_graphs(config, case):
+    _check(bfs, *case, config)
+
+
+@pytest.fixture(scope="module")
+def real_graphs(datasets_dir):
+    road = read_graph(datasets_dir / "luxembourg_osm.mtx")
+    mesh = read_graph(datasets_dir / "delaunay_n16.mtx")
+    return {
+        "road": assign_weights(road, "uniform-int:1:255", 7),
+        "mesh": assign_weights(mesh, "uniform-float:0:1", 7),
+    }
+
+
+# Scanning solvers on a road network need one pass per "hop wave": keep them to the mesh.
+@pytest.mark.parametrize("config", ALL_CONFIGS, ids=config_id)
+@pytest.mark.parametrize("kind", ["road", "mesh"])
+def test_sssp_exact_on_real_graphs(real_graphs, kind, config):
+    if kind == "road" and config[0] in ("cyclic", "all-indices"):
+        config = (config[0], None, min(config[2], 2))
+    graph = real_graphs[kind]
+    _check(sssp, graph, int(np.argmax(graph.out_degrees())), config)
+
+
+@pytest.mark.parametrize("config", [c for c in ALL_CONFIGS if c[0] == "worklist"], ids=config_id)
+def test_bfs_exact_on_real_road_graph(real_graphs, config):
+    _check(bfs, real_graphs["road"], 3, config)
+
+
+def test_directed_citation_graph_with_unreachable_vertices(datasets_dir):
+    from llpbench.graphs.registry import compact_ids
+
+    graph = compact_ids(read_graph(datasets_dir / "cit-HepPh.txt"))
+    graph = assign_weights(graph, "uniform-int:1:255", 3)
+    source = int(np.argmax(graph.out_degrees()))
+    counters = _check(sssp, graph, source, ("worklist", "ptwb", 8))
+    inst = sssp.instance(graph, source)
+    reached = np.isfinite(sssp.reference(inst)).sum()
+    assert 1 < reached < graph.n  # some vertices reached, some not: both paths exercised
+    assert counters["advances"] >= reached - 1
+
+
+@pytest.mark.parametrize("worklist", ["swb", "ptwb", "ptcf", "bucketed"])
+def test_many_repetitions_with_more_threads_than_cores_stay_exact(worklist):
+    from llpbench.graphs.generators import kronecker
+
+    graph = assign_weights(kronecker(12, 8, seed=5), "uniform-int:1:255", 5)
+    for rep in range(12):
+        _check(sssp, graph, rep * 97 % graph.n, ("worklist", worklist, (2, 8, 32)[rep % 3]))
+
+
+def test_incremental_form_pops_fewer_items_than_scanning_all_indices():
+    from llpbench.graphs.generators import kronecker
+
+    graph = assign_weights(kronecker(10, 8, seed=1), "uniform-int:1:255", 1)
+    scan = _check(sssp, graph, 0, ("cyclic", None, 1))
+    bag = _check(sssp, graph, 0, ("bag", "ptwb", 1))
+    assert scan["rounds"] >= 2 and scan["items"] == scan["rounds"] * graph.n
+    assert bag["items"] < scan["items"]
+    assert bag["items"] == bag["pushes"]  # every pushed item was popped: nothing lost
+
+
+def test_single_threaded_solvers_refuse_more_threads():
+    inst = sssp.instance(Graph.from_edges(2, np.array([0]), np.array([1])), 0)
+    with pytest.raises(SpecError, match="single-threaded"):
+        solve_llp(inst, "cyclic", None, 2)
+
+
+def test_unknown_names_are_reported_with_suggestions():
+    inst = sssp.instance(Graph.from_edges(2, np.array([0]), np.array([1])), 0)
+    with pytest.raises(UnknownNameError, match="ptwb"):
+        solve_llp(inst, "worklist", "ptwbb", 1)
+    with pytest.raises(UnknownNameError, match="solver"):
+        solve_llp(inst, "dijkstra", None, 1)
