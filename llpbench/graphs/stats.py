@@ -1,0 +1,142 @@
+"""Summary statistics of a graph: the columns of `datasets info` and of the paper's Table 1.
+
+Everything is exact except the diameter, which is estimated as the largest eccentricity (in
+hops, following arc directions) seen from a few BFS sources drawn with a fixed seed among the
+vertices that have out-arcs: a lower bound on the true diameter, the same on every call.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from llpbench.graphs.graph import Graph
+
+
+def graph_stats(graph: Graph, *, seed: int = 0, bfs_samples: int = 4) -> dict[str, Any]:
+    """Sizes, degrees, weights, components and an estimated diameter of ``graph``.
+
+    Parameters
+    ----------
+    graph : Graph
+    seed : int
+        Seed for drawing the BFS sources of the diameter estimate.
+    bfs_samples : int
+        Number of BFS runs for the diameter estimate (0 skips it).
+
+    Returns
+    -------
+    dict
+        ``name, family, directed, n, m`` (arcs), ``undirected_edges`` (None when directed),
+        ``degree_min, degree_mean, degree_max`` (out-degrees), ``isolated`` (no arc in or
+        out), ``self_loops``, ``components`` and ``largest_component`` (weakly connected),
+        ``weight_dtype, weight_min, weight_max, weight_median`` (None without arcs),
+        ``diameter_estimate``, ``bfs_sources`` and ``provenance`` (a one-line summary).
+
+    Examples
+    --------
+    >>> g = Graph.from_edges(3, np.array([0, 1]), np.array([1, 2]), np.array([4, 6]))
+    >>> s = graph_stats(g)
+    >>> s["n"], s["m"], s["diameter_estimate"], s["weight_median"]
+    (3, 2, 2, 5.0)
+    """
+    n, m = graph.n, graph.m
+    out_deg = graph.out_degrees()
+    in_deg = np.bincount(graph.indices, minlength=n) if graph.directed else out_deg
+    touched = (out_deg > 0) | (in_deg > 0)
+    src = np.repeat(np.arange(n, dtype=np.int64), out_deg)
+    weights = graph.weights
+    stats: dict[str, Any] = {
+        "name": graph.name,
+        "family": graph.family,
+        "directed": bool(graph.directed),
+        "n": n,
+        "m": m,
+        "undirected_edges": None if graph.directed else m // 2,
+        "degree_min": int(out_deg.min()) if n else 0,
+        "degree_mean": float(m / n) if n else 0.0,
+        "degree_max": int(out_deg.max()) if n else 0,
+        "isolated": int(n - np.count_nonzero(touched)),
+        "self_loops": int(np.count_nonzero(src == graph.indices)),
+        "weight_dtype": str(weights.dtype),
+        "weight_min": _scalar(weights.min()) if m else None,
+        "weight_max": _scalar(weights.max()) if m else None,
+        "weight_median": float(np.median(weights)) if m else None,
+    }
+    stats.update(_components(graph))
+    stats.update(_diameter_estimate(graph, out_deg, seed, bfs_samples))
+    stats["provenance"] = provenance_summary(graph.provenance)
+    return stats
+
+
+def _scalar(value: np.generic) -> int | float:
+    return value.item()
+
+
+def _pattern_matrix(graph: Graph):
+    import scipy.sparse as sp
+
+    ones = np.ones(graph.m, dtype=np.int8)
+    return sp.csr_matrix((ones, graph.indices, graph.indptr), shape=(graph.n, graph.n))
+
+
+def _components(graph: Graph) -> dict[str, int]:
+    from scipy.sparse.csgraph import connected_components
+
+    if graph.n == 0:
+        return {"components": 0, "largest_component": 0}
+    count, labels = connected_components(
+        _pattern_matrix(graph), directed=graph.directed, connection="weak"
+    )
+    return {"components": int(count), "largest_component": int(np.bincount(labels).max())}
+
+
+def _diameter_estimate(graph: Graph, out_deg: np.ndarray, seed: int, samples: int) -> dict:
+    from scipy.sparse.csgraph import breadth_first_order
+
+    candidates = np.flatnonzero(out_deg > 0)
+    if samples <= 0 or candidates.size == 0:
+        return {"diameter_estimate": 0 if graph.n else None, "bfs_sources": []}
+    rng = np.random.default_rng(seed)
+    sources = rng.choice(candidates, size=min(samples, candidates.size), replace=False)
+    mat = _pattern_matrix(graph)
+    best = 0
+    for s in sources:
+        order, pred = breadth_first_order(
+            mat, int(s), directed=graph.directed, return_predecessors=True
+        )
+        best = max(best, _bfs_depth(order, pred))
+    return {"diameter_estimate": int(best), "bfs_sources": [int(s) for s in sources]}
+
+
+def _bfs_depth(order: np.ndarray, pred: np.ndarray) -> int:
+    """Eccentricity of the BFS root: levels of a BFS order, found by jumping to predecessors."""
+    if order.size <= 1:
+        return 0
+    # In BFS order every vertex comes after its predecessor, so the depth of the last vertex
+    # visited is the eccentricity; walk its predecessor chain back to the root.
+    depth, v = 0, int(order[-1])
+    root = int(order[0])
+    while v != root:
+        v = int(pred[v])
+        depth += 1
+    return depth
+
+
+def _short(value: Any) -> Any:
+    return f"{value:.6g}" if isinstance(value, float) else value
+
+
+def provenance_summary(prov: dict[str, Any], limit: int = 160) -> str:
+    """A one-line ``key=value; ...`` summary of a graph's provenance (long values shortened)."""
+    skip = {"spec_key", "spec_origin", "registry"}
+    parts = []
+    for key, value in prov.items():
+        if key in skip or value is None:
+            continue
+        if isinstance(value, dict):
+            value = ", ".join(f"{k}={_short(v)}" for k, v in value.items())
+        parts.append(f"{key}={_short(value)}")
+    text = "; ".join(parts)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
