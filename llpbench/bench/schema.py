@@ -1,0 +1,48 @@
+"""The results store's tidy table: one row per timed solve, the columns below, in order.
+
+The report reads only this table (``runs.csv`` in a run's folder) and the run's
+``meta.json``; it never runs anything.
+"""
+
+from __future__ import annotations
+
+from llpbench.llp.counters import NAMES as COUNTER_NAMES
+
+#: Columns identifying a cell (one configuration on one instance): rows with equal values here
+#: and in ``rep`` are the same measurement, which ``--resume`` never repeats.
+CELL_KEY = (
+    "graph",
+    "problem",
+    "kind",
+    "solver",
+    "worklist",
+    "threads",
+    "source",
+    "size",
+    "seed",
+)
+
+COLUMNS = (
+    "graph",  # registry name, file path, or "size=N" for generated problems
+    "family",  # kronecker, road, mesh, ... ("generated" for sized problems)
+    "n",  # vertices (graph problems) or indices of the state (others)
+    "m",  # arcs (0 for non-graph problems)
+    "problem",  # sssp, bfs, stable-marriage, ...
+    "kind",  # "llp" or "baseline"
+    "solver",  # LLP solver (cyclic, bag, all-indices, worklist), or "baseline"
+    "worklist",  # swb, ptwb, ptcf, bucketed, or "" when none
+    "config",  # label for tables and legends: "worklist/ptwb", or the baseline's name
+    # ("delta-stepping", "gale-shapley", ...)
+    "threads",
+    "source",  # source vertex (graph problems), -1 otherwise
+    "size",  # instance size (generated problems), -1 otherwise
+    "seed",  # instance seed
+    "rep",  # repetition number, 0-based
+    "seconds",  # the timed solve, compilation excluded
+    "compile_seconds",  # compilation (or cache load) of this cell's kernels, measured apart
+    "verified",  # True / False, or empty with --no-verify
+    "delta",  # the Δ used (baselines; bucket width for the bucketed worklist), empty if none
+    *COUNTER_NAMES,  # the runtime's counters (zero for baselines unless they report them)
+    "reached",  # vertices with a finite answer (graph problems)
+    "timestamp",  # ISO-8601 UTC time the row was written
+)

@@ -1,0 +1,243 @@
+"""Sweep specifications: graphs x problems x solvers x threads x sources x repetitions.
+
+A sweep comes from CLI flags or a TOML file (``configs/*.toml``) with a ``[sweep]`` table of
+defaults and one ``[[study]]`` table per problem. Everything that varies is listed here, so
+that a run's cells are a pure function of the spec: the same sources, seeds and order for
+every solver and thread count.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from llpbench.errors import SpecError, UnknownNameError
+from llpbench.llp.runtime import MAX_THREADS, SINGLE_THREADED, SOLVERS, USES_WORKLIST
+from llpbench.llp.worklists import WORKLISTS
+
+BASELINE = "baseline"
+DEFAULT_CONFIGS = tuple(f"worklist/{wl}" for wl in WORKLISTS) + (BASELINE,)
+
+
+def parse_threads(spec: str | int | list) -> list[int]:
+    """Thread counts from a spec: ``1..32`` (doubling: 1,2,4,...,32), ``1-4`` (every count),
+    ``1,2,3,4`` (a list), or mixtures (``1..8,12``).
+
+    Raises
+    ------
+    SpecError
+        With the offending part, for anything else or counts outside 1..MAX_THREADS.
+
+    Examples
+    --------
+    >>> parse_threads("1..32")
+    [1, 2, 4, 8, 16, 32]
+    >>> parse_threads("1..6,8")
+    [1, 2, 4, 6, 8]
+    """
+    if isinstance(spec, int):
+        parts = [str(spec)]
+    elif isinstance(spec, list):
+        parts = [str(p) for p in spec]
+    else:
+        parts = [p.strip() for p in str(spec).split(",")]
+    counts: set[int] = set()
+    for part in parts:
+        if m := re.fullmatch(r"(\d+)\.\.(\d+)", part):
+            lo, hi = int(m[1]), int(m[2])
+            _check_range(spec, lo, hi)
+            t = lo
+            while t < hi:
+                counts.add(t)
+                t *= 2
+            counts.add(hi)
+        elif m := re.fullmatch(r"(\d+)-(\d+)", part):
+            lo, hi = int(m[1]), int(m[2])
+            _check_range(spec, lo, hi)
+            counts.update(range(lo, hi + 1))
+        elif re.fullmatch(r"\d+", part):
+            _check_range(spec, int(part), int(part))
+            counts.add(int(part))
+        else:
+            raise SpecError(
+                f"bad thread spec {spec!r}: {part!r} is not N, A..B (doubling), A-B or a list"
+            )
+    return sorted(counts)
+
+
+def _check_range(spec, lo: int, hi: int) -> None:
+    if lo < 1 or hi > MAX_THREADS or lo > hi:
+        raise SpecError(
+            f"bad thread spec {spec!r}: counts must satisfy 1 <= A <= B <= {MAX_THREADS}"
+        )
+
+
+@dataclass(frozen=True)
+class Config:
+    """One solver configuration: an LLP solver (with its worklist) or the problem's baseline."""
+
+    solver: str
+    worklist: str | None = None
+
+    @property
+    def kind(self) -> str:
+        return "baseline" if self.solver == BASELINE else "llp"
+
+    @property
+    def label(self) -> str:
+        return f"{self.solver}/{self.worklist}" if self.worklist else self.solver
+
+    def runs_at(self, threads: int) -> bool:
+        return threads == 1 or self.solver not in SINGLE_THREADED
+
+
+def parse_config(label: str) -> Config:
+    """``worklist/ptwb``, ``bag/swb``, ``all-indices``, ``cyclic`` or ``baseline``."""
+    solver, _, worklist = label.partition("/")
+    if solver == BASELINE:
+        return Config(BASELINE)
+    if solver not in SOLVERS:
+        raise UnknownNameError("solver", solver, sorted([*SOLVERS, BASELINE]))
+    if solver in USES_WORKLIST:
+        worklist = worklist or ("ptwb" if solver == "worklist" else "swb")
+        if worklist not in WORKLISTS:
+            raise UnknownNameError("worklist", worklist, sorted(WORKLISTS))
+        return Config(solver, worklist)
+    if worklist:
+        raise SpecError(f"solver {solver!r} takes no worklist (got {label!r})")
+    return Config(solver)
+
+
+def configs_from_flags(
+    solvers: list[str] | None, worklists: list[str] | None, baseline: bool
+) -> list[Config]:
+    """The configurations named by ``--solver``/``--worklist`` (each solver that uses a
+    worklist runs on each named worklist), plus the baseline unless ``--no-baseline``."""
+    if not solvers and not worklists:
+        labels = [c for c in DEFAULT_CONFIGS if baseline or c != BASELINE]
+        return [parse_config(c) for c in labels]
+    out: list[Config] = []
+    for solver in solvers or ["worklist"]:
+        if solver == BASELINE:
+            continue
+        if solver in USES_WORKLIST:
+            out += [parse_config(f"{solver}/{wl}") for wl in worklists or [None]]
+        else:
+            out.append(parse_config(solver))
+    if baseline or BASELINE in (solvers or []):
+        out.append(Config(BASELINE))
+    return list(dict.fromkeys(out))
+
+
+@dataclass(frozen=True)
+class Study:
+    """One problem over its inputs: graphs (graph problems) or sizes (generated problems)."""
+
+    problem: str
+    graphs: tuple[str, ...] = ()
+    sizes: tuple[int, ...] = ()
+    configs: tuple[Config, ...] = tuple(parse_config(c) for c in DEFAULT_CONFIGS)
+    threads: tuple[int, ...] = (1,)
+    sources: int = 1
+    reps: int = 3
+    seed: int = 42
+    delta: float | None = None
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A whole run: its studies, and whether answers are verified."""
+
+    studies: tuple[Study, ...]
+    verify: bool = True
+    name: str = "cli"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_STUDY_KEYS = {
+    "problem", "graphs", "sizes", "configs", "threads", "sources", "reps", "seed", "delta",
+}
+
+
+def load_sweep(path: str | Path) -> Sweep:
+    """Read a sweep from a TOML file: ``[sweep]`` defaults and ``[[study]]`` tables.
+
+    Raises
+    ------
+    SpecError
+        Naming the file and the key or value that is wrong.
+    """
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except OSError as exc:
+        raise SpecError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(f"{path}: not valid TOML: {exc}") from exc
+    defaults = dict(data.get("sweep", {}))
+    verify = bool(defaults.pop("verify", True))
+    studies_raw = data.get("study", [])
+    if not isinstance(studies_raw, list) or not studies_raw:
+        raise SpecError(f"{path}: expected at least one [[study]] table")
+    studies = []
+    for i, raw in enumerate(studies_raw, 1):
+        merged = {**defaults, **raw}
+        unknown = set(merged) - _STUDY_KEYS
+        if unknown:
+            raise SpecError(f"{path}: study {i}: unknown keys {sorted(unknown)}")
+        studies.append(make_study(**merged, where=f"{path}: study {i}"))
+    return Sweep(tuple(studies), verify=verify, name=path.stem)
+
+
+def make_study(
+    problem: str = "sssp",
+    graphs: list[str] | tuple[str, ...] = (),
+    sizes: list[int] | tuple[int, ...] = (),
+    configs: list[str] | list[Config] | None = None,
+    threads: str | int | list = "1",
+    sources: int = 1,
+    reps: int = 3,
+    seed: int = 42,
+    delta: float | None = None,
+    where: str = "",
+) -> Study:
+    """A validated :class:`Study` from plain values (CLI flags or a TOML table)."""
+    from llpbench.problems import problem_module
+
+    prefix = f"{where}: " if where else ""
+    module = problem_module(problem)
+    if module.INPUT == "graph" and not graphs:
+        raise SpecError(f"{prefix}problem {problem!r} needs at least one graph")
+    if module.INPUT == "size" and not sizes and not graphs:
+        raise SpecError(f"{prefix}problem {problem!r} needs sizes (or graphs)")
+    for name, value, low in (("sources", sources, 1), ("reps", reps, 1)):
+        if not isinstance(value, int) or value < low:
+            raise SpecError(f"{prefix}{name} must be an integer >= {low}, got {value!r}")
+    if delta is not None and (not isinstance(delta, (int, float)) or delta <= 0):
+        raise SpecError(f"{prefix}delta must be a positive number, got {delta!r}")
+    parsed = [c if isinstance(c, Config) else parse_config(c) for c in configs or DEFAULT_CONFIGS]
+    return Study(
+        problem=problem,
+        graphs=tuple(str(g) for g in graphs),
+        sizes=tuple(int(s) for s in sizes),
+        configs=tuple(dict.fromkeys(parsed)),
+        threads=tuple(parse_threads(threads)),
+        sources=sources,
+        reps=reps,
+        seed=int(seed),
+        delta=delta,
+    )
+
+
+def with_overrides(sweep: Sweep, **changes: Any) -> Sweep:
+    """The sweep with study fields replaced (only those given non-None)."""
+    changes = {k: v for k, v in changes.items() if v is not None}
+    if not changes:
+        return sweep
+    return replace(sweep, studies=tuple(replace(s, **changes) for s in sweep.studies))

@@ -1,0 +1,140 @@
+"""`llpbench run` and `llpbench reproduce`: parse flags, build the sweep, delegate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+from llpbench import paths
+from llpbench.errors import SpecError, VerificationError
+
+
+def register(app: typer.Typer) -> None:
+    app.command("run")(run_command)
+    app.command("reproduce")(reproduce_command)
+
+
+def find_config(name: str | Path) -> Path:
+    """A config file by path, or by name in the configs folder (``paper``, ``smoke.toml``)."""
+    path = Path(name)
+    if path.is_file():
+        return path
+    for candidate in (paths.config_dir() / path.name, paths.config_dir() / f"{path.name}.toml"):
+        if candidate.is_file():
+            return candidate
+    raise SpecError(f"no such config file: {name} (looked in . and {paths.config_dir()})")
+
+
+def run_command(
+    graph: list[str] = typer.Option(None, "--graph", "-g", help="Graph name or path (repeat)."),
+    problem: str = typer.Option("sssp", "--problem", "-p", help="Problem to solve."),
+    size: list[int] = typer.Option(None, "--size", help="Instance size, generated problems."),
+    solver: list[str] = typer.Option(None, "--solver", help="LLP solver (repeat)."),
+    worklist: list[str] = typer.Option(None, "--worklist", help="Worklist (repeat)."),
+    baseline: bool = typer.Option(True, "--baseline/--no-baseline", help="Time the baseline."),
+    threads: str = typer.Option(None, "--threads", "-t", help="1..32, 1-4 or 1,2,3 [1]."),
+    sources: int = typer.Option(None, "--sources", help="Fixed-seed sources (instances) [1]."),
+    reps: int = typer.Option(None, "--reps", help="Timed repetitions per cell [3]."),
+    seed: int = typer.Option(None, "--seed", help="Seed of sources and instances [42]."),
+    delta: float = typer.Option(None, "--delta", help="Δ for Δ-stepping (default: tuned)."),
+    config: str = typer.Option(None, "--config", help="A TOML sweep (configs/*.toml)."),
+    out: Path = typer.Option(None, "--out", help="Results folder [results/]."),
+    verify: bool = typer.Option(True, "--verify/--no-verify", help="Check every answer."),
+    resume: bool = typer.Option(False, "--resume", help="Continue the latest run."),
+    cache_dir: Path = typer.Option(None, "--cache-dir", help="Dataset cache folder."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar."),
+) -> None:
+    """Run a benchmark sweep: every configuration x thread count x source, verified."""
+    from llpbench.bench.spec import (
+        Sweep,
+        configs_from_flags,
+        load_sweep,
+        make_study,
+        with_overrides,
+    )
+
+    if config:
+        sweep = load_sweep(find_config(config))
+        sweep = with_overrides(
+            sweep,
+            threads=tuple(_threads(threads)) if threads else None,
+            reps=reps,
+            sources=sources,
+            seed=seed,
+            delta=delta,
+        )
+        if not verify:
+            sweep = Sweep(sweep.studies, verify=False, name=sweep.name)
+    else:
+        if not graph and not size:
+            raise SpecError("nothing to run: give --graph NAME (or --size N, or --config FILE)")
+        study = make_study(
+            problem=problem,
+            graphs=graph or [],
+            sizes=size or [],
+            configs=configs_from_flags(solver, worklist, baseline),
+            threads=threads or "1",
+            sources=sources or 1,
+            reps=reps or 3,
+            seed=42 if seed is None else seed,
+            delta=delta,
+        )
+        sweep = Sweep((study,), verify=verify)
+    _execute(sweep, out=out, resume=resume, cache_dir=cache_dir, progress=progress)
+
+
+def _threads(spec: str) -> list[int]:
+    from llpbench.bench.spec import parse_threads
+
+    return parse_threads(spec)
+
+
+def _execute(sweep, *, out, resume, cache_dir, progress) -> Path:
+    from llpbench.bench.session import run_sweep
+
+    console = Console()
+    session = run_sweep(
+        sweep, out=out, resume=resume, cache_dir=cache_dir, progress=progress
+    )
+    s = session.summary
+    console.print(
+        f"{s.rows_written} solves timed in {session.seconds:.1f} s "
+        f"({s.rows_skipped} rows were already stored) -> {session.store.runs_path}"
+    )
+    _print_summary(session.store.run_dir, console)
+    if s.failures:
+        for line in s.failures[:10]:
+            console.print(f"[red]verification failed:[/red] {line}")
+        raise VerificationError(f"{len(s.failures)} solve(s) failed verification")
+    return session.store.run_dir
+
+
+def _print_summary(run_dir: Path, console: Console) -> None:
+    """Per graph: best LLP configuration, the baseline, the speedup (Table 2's shape)."""
+    from llpbench.report.store import load_runs
+    from llpbench.report.tables import speedup_table, to_rich
+
+    runs = load_runs(run_dir)
+    table = speedup_table(runs)
+    if len(table):
+        console.print(to_rich(table, "Summary: fastest LLP configuration vs baseline"))
+
+
+def reproduce_command(
+    config: str = typer.Option("smoke", "--config", help="A sweep config [configs/smoke.toml]."),
+    out: Path = typer.Option(None, "--out", help="Results folder [results/]."),
+    resume: bool = typer.Option(False, "--resume", help="Continue the latest run."),
+    cache_dir: Path = typer.Option(None, "--cache-dir", help="Dataset cache folder."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar."),
+) -> None:
+    """Run a whole evaluation from a config and write every table and figure."""
+    from llpbench.bench.spec import load_sweep
+    from llpbench.report import write_all_reports
+
+    sweep = load_sweep(find_config(config))
+    run_dir = _execute(sweep, out=out, resume=resume, cache_dir=cache_dir, progress=progress)
+    console = Console()
+    for path in write_all_reports(run_dir):
+        console.print(f"wrote {path}")
