@@ -65,7 +65,12 @@ def error_line(exc: BaseException) -> str:
 def run() -> None:
     """Console-script entry point."""
     try:
-        app(standalone_mode=False)
+        # Without standalone mode typer *returns* exit codes (a Ctrl-C becomes 130).
+        code = app(standalone_mode=False)
+        if code == 130:
+            raise KeyboardInterrupt
+        if isinstance(code, int) and code:
+            sys.exit(code)
     except LlpbenchError as exc:
         print(error_line(exc), file=sys.stderr)
         sys.exit(exc.exit_code)

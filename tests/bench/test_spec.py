@@ -1,0 +1,101 @@
+"""Sweep specs: thread specs, configurations, TOML files; bad input gets a clear error."""
+
+from __future__ import annotations
+
+import pytest
+
+from llpbench.bench.spec import (
+    Config,
+    configs_from_flags,
+    load_sweep,
+    make_study,
+    parse_config,
+    parse_threads,
+    with_overrides,
+)
+from llpbench.errors import SpecError, UnknownNameError
+
+
+@pytest.mark.parametrize(
+    "spec, expected",
+    [
+        ("1..32", [1, 2, 4, 8, 16, 32]),
+        ("1..6", [1, 2, 4, 6]),
+        ("1,2,3,4", [1, 2, 3, 4]),
+        ("1-4", [1, 2, 3, 4]),
+        ("1..8,12", [1, 2, 4, 8, 12]),
+        ("3", [3]),
+        (2, [2]),
+        ([1, 16], [1, 16]),
+    ],
+)
+def test_thread_specs(spec, expected):
+    assert parse_threads(spec) == expected
+
+
+@pytest.mark.parametrize("spec", ["", "0", "1..x", "4..2", "1..1000", "-1", "1,,2", "two"])
+def test_bad_thread_specs_name_the_spec(spec):
+    with pytest.raises(SpecError, match="bad thread spec"):
+        parse_threads(spec)
+
+
+def test_config_labels_round_trip_and_defaults():
+    assert parse_config("worklist/ptcf") == Config("worklist", "ptcf")
+    assert parse_config("worklist") == Config("worklist", "ptwb")
+    assert parse_config("bag") == Config("bag", "swb")
+    assert parse_config("baseline").kind == "baseline"
+    assert parse_config("cyclic").runs_at(1) and not parse_config("cyclic").runs_at(2)
+    with pytest.raises(UnknownNameError, match="did you mean"):
+        parse_config("worklist/ptwbb")
+    with pytest.raises(SpecError, match="takes no worklist"):
+        parse_config("cyclic/swb")
+
+
+def test_flags_expand_solvers_over_worklists_plus_baseline():
+    configs = configs_from_flags(["worklist", "all-indices"], ["swb", "ptcf"], True)
+    assert [c.label for c in configs] == [
+        "worklist/swb", "worklist/ptcf", "all-indices", "baseline",
+    ]
+    default = configs_from_flags(None, None, False)
+    assert [c.label for c in default] == [
+        "worklist/swb", "worklist/ptwb", "worklist/ptcf", "worklist/bucketed",
+    ]
+
+
+def test_study_validation():
+    with pytest.raises(SpecError, match="needs at least one graph"):
+        make_study(problem="sssp")
+    with pytest.raises(SpecError, match="reps"):
+        make_study(problem="sssp", graphs=["tiny-kron"], reps=0)
+    with pytest.raises(UnknownNameError):
+        make_study(problem="sorting", graphs=["tiny-kron"])
+
+
+def test_toml_sweep_with_defaults_and_overrides(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text(
+        '[sweep]\nthreads = "1..4"\nreps = 2\n\n'
+        '[[study]]\nproblem = "sssp"\ngraphs = ["tiny-kron"]\nconfigs = ["worklist/swb"]\n'
+        '\n[[study]]\nproblem = "bfs"\ngraphs = ["tiny-mesh"]\nreps = 4\n'
+    )
+    sweep = load_sweep(path)
+    assert [s.reps for s in sweep.studies] == [2, 4]
+    assert sweep.studies[0].threads == (1, 2, 4)
+    assert [c.label for c in sweep.studies[0].configs] == ["worklist/swb"]
+    assert [s.reps for s in with_overrides(sweep, reps=7).studies] == [7, 7]
+
+
+@pytest.mark.parametrize(
+    "text, match",
+    [
+        ("[sweep]\nreps = 1\n", "at least one"),
+        ("[[study]]\nproblem = 'sssp'\ngraphs = ['tiny-kron']\ncolour = 1\n", "unknown keys"),
+        ("[[study]\n", "not valid TOML"),
+    ],
+)
+def test_bad_toml_sweeps_name_the_file(tmp_path, text, match):
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(SpecError, match=match) as err:
+        load_sweep(path)
+    assert "bad.toml" in str(err.value)

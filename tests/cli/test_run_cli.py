@@ -1,0 +1,131 @@
+"""`llpbench run` through its real entry point: rows, metadata, kill-and-resume, bad input."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from llpbench.bench.schema import CELL_KEY, COLUMNS
+
+REPO = Path(__file__).resolve().parents[2]
+SWEEP = ["--graph", "tiny-kron", "--graph", "tiny-mesh", "--threads", "1..4",
+         "--worklist", "swb", "--worklist", "ptwb", "--no-baseline", "--sources", "2"]
+
+
+def llpbench(*args, env=None, **kw):
+    return subprocess.run(
+        [sys.executable, "-m", "llpbench", *args], capture_output=True, text=True,
+        cwd=REPO, env=env, **kw,
+    )
+
+
+@pytest.fixture
+def env(tmp_path):
+    e = dict(os.environ, LLPBENCH_DATA_DIR=str(tmp_path / "data"))
+    return e
+
+
+def rows(run_dir: Path) -> list[dict]:
+    with open(run_dir / "runs.csv", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def test_run_writes_verified_rows_and_metadata(tmp_path, env):
+    out = tmp_path / "res"
+    proc = llpbench("run", *SWEEP, "--reps", "2", "--out", str(out), "--no-progress", env=env)
+    assert proc.returncode == 0, proc.stderr
+    run_dir = out / "latest"
+    table = rows(run_dir)
+    # 2 graphs x 2 sources x 2 worklists x 3 thread counts x 2 reps
+    assert len(table) == 2 * 2 * 2 * 3 * 2
+    assert list(table[0]) == list(COLUMNS)
+    assert {r["verified"] for r in table} == {"True"}
+    assert {r["threads"] for r in table} == {"1", "2", "4"}
+    assert all(float(r["seconds"]) > 0 for r in table)
+    sources = {(r["graph"], r["source"]) for r in table}
+    assert len(sources) == 4  # the same 2 fixed sources per graph for every config
+    meta = json.loads((run_dir / "meta.json").read_text())
+    assert meta["status"] == "finished"
+    for key in ("command", "sweep", "seeds", "machine", "run_id"):
+        assert key in meta
+    for key in ("cpu_model", "cores", "git_commit", "versions", "numba"):
+        assert key in meta["machine"]
+
+
+def _wait_for_rows(path: Path, count: int, proc, timeout: float = 120.0) -> None:
+    end = time.time() + timeout
+    while time.time() < end:
+        if path.exists() and path.read_text().count("\n") > count:
+            return
+        if proc.poll() is not None:
+            pytest.fail(f"sweep ended before it could be interrupted: {proc.stderr.read()}")
+        time.sleep(0.005)
+    pytest.fail("no rows appeared")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
+def test_interrupted_sweep_resumes_to_the_same_rows_without_duplicates(tmp_path, env, sig):
+    reps = ["--reps", "12"]
+    full = tmp_path / "full"
+    assert llpbench("run", *SWEEP, *reps, "--out", str(full), "--no-progress",
+                    env=env).returncode == 0
+    expected = len(rows(full / "latest"))
+
+    out = tmp_path / "cut"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "llpbench", "run", *SWEEP, *reps, "--out", str(out),
+         "--no-progress"], cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True,
+    )
+    runs = next(iter(out.glob("*/runs.csv")), None) if out.exists() else None
+    while runs is None:
+        time.sleep(0.005)
+        runs = next(iter(out.glob("*/runs.csv")), None) if out.exists() else None
+        assert proc.poll() is None, proc.stderr.read()
+    _wait_for_rows(runs, 5, proc)
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode != 0
+    if sig == signal.SIGINT:
+        assert "interrupted" in err and "Traceback" not in err
+        meta = json.loads((runs.parent / "meta.json").read_text())
+        assert meta["status"] == "interrupted"
+    kept = len(rows(runs.parent))
+    assert 5 <= kept < expected
+
+    again = llpbench("run", *SWEEP, *reps, "--out", str(out), "--resume", "--no-progress",
+                     env=env)
+    assert again.returncode == 0, again.stderr
+    final = rows(runs.parent)
+    assert len(final) == expected
+    keys = [tuple(r[c] for c in (*CELL_KEY, "rep")) for r in final]
+    assert len(set(keys)) == len(keys)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--graph", "tiny-kron", "--threads", "1..x"], "bad thread spec"),
+        (["--graph", "tiny-kron", "--threads", "0"], "bad thread spec"),
+        (["--graph", "no-such-graph"], "unknown graph"),
+        (["--graph", "tiny-kron", "--worklist", "fifo"], "unknown worklist"),
+        (["--graph", "tiny-kron", "--problem", "tsp"], "unknown problem"),
+        (["--threads", "2"], "nothing to run"),
+        (["--config", "no-such-config.toml"], "no such config"),
+        (["--graph", "tiny-kron", "--resume"], "nothing to resume"),
+    ],
+)
+def test_bad_input_is_one_line_and_non_zero(tmp_path, env, args, message):
+    proc = llpbench("run", *args, "--out", str(tmp_path / "r"), "--no-progress", env=env)
+    assert proc.returncode != 0
+    assert message in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
