@@ -13,6 +13,7 @@ from llpbench.errors import VerificationError
 
 def register(app: typer.Typer) -> None:
     app.command("solve")(solve_command)
+    app.command("selftest")(selftest_command)
 
 
 def solve_command(
@@ -59,3 +60,40 @@ def solve_command(
         typer.echo(f"answer written to {output}")
     if sol.verified is False:
         raise VerificationError(f"answer differs from the reference: {sol.mismatch}")
+
+
+def selftest_command(
+    count: int = typer.Option(2000, "--count", "-n", help="Random cases to run."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the first case."),
+    problem: list[str] = typer.Option(None, "--problem", "-p", help="Restrict (repeat)."),
+    replay: int = typer.Option(None, "--replay", help="Run only the case of this seed."),
+) -> None:
+    """Stress the runtime: random solves across solvers, worklists, threads, all checked."""
+    from rich.progress import Progress
+
+    from llpbench.bench.selftest import run_case, selftest
+    from llpbench.problems import PROBLEMS, problem_module
+
+    problems = problem or list(PROBLEMS)
+    for name in problems:
+        problem_module(name)
+    console = Console()
+    if replay is not None:
+        case, mismatch = run_case(replay, problems)
+        console.print(f"{case.describe()}: {mismatch or 'exact'}")
+        if mismatch:
+            raise VerificationError(f"{case.describe()}: {mismatch}")
+        return
+    with Progress(console=console) as bar:
+        task = bar.add_task("selftest", total=count)
+
+        def tick(case, mismatch) -> None:
+            bar.update(task, advance=1, description=case.describe())
+            if mismatch:
+                console.print(f"[red]MISMATCH[/red] {case.describe()}: {mismatch}")
+
+        failures = selftest(count, seed, problems, tick)
+    console.print(f"{count} cases, {len(failures)} mismatches")
+    if failures:
+        seeds = ", ".join(str(c.seed) for c, _ in failures[:20])
+        raise VerificationError(f"{len(failures)} mismatches; replay with --replay SEED ({seeds})")
