@@ -21,7 +21,7 @@ def create(n: int, threads: int, bucket_width: int):
     return bufs, meta, locks, scratch, threads
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def push(wl, tid, key, item, ctr):
     bufs, meta, locks, scratch, nthreads = wl
     lock_acquire(locks, tid * PAD, ctr)
@@ -29,7 +29,7 @@ def push(wl, tid, key, item, ctr):
     lock_release(locks, tid * PAD)
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def pop(wl, tid, ctr):
     bufs, meta, locks, scratch, nthreads = wl
     if size_hint(meta, tid) > 0:

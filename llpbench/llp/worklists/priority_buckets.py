@@ -29,7 +29,7 @@ def create(n: int, threads: int, bucket_width: int):
     return bufs, meta, locks, ctl
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def push(wl, tid, key, item, ctr):
     bufs, meta, locks, ctl = wl
     bucket = key >> ctl[SHIFT]
@@ -40,7 +40,7 @@ def push(wl, tid, key, item, ctr):
     atomic_min(ctl, CURRENT, bucket)
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def pop(wl, tid, ctr):
     bufs, meta, locks, ctl = wl
     current = atomic_load(ctl, CURRENT)

@@ -18,7 +18,7 @@ def create(n: int, threads: int, bucket_width: int):
     return new_stores(1, max(256, n // 8))
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def push(wl, tid, key, item, ctr):
     bufs, meta, locks = wl
     lock_acquire(locks, 0, ctr)
@@ -26,7 +26,7 @@ def push(wl, tid, key, item, ctr):
     lock_release(locks, 0)
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def pop(wl, tid, ctr):
     bufs, meta, locks = wl
     if size_hint(meta, 0) == 0:

@@ -1,0 +1,165 @@
+"""`llpbench table ...` and `llpbench plot ...`: the paper's tables and figures from a run.
+
+Thin commands over :mod:`llpbench.report`: find the run (``--results``, default the newest
+run of the results store), build the table or figure, print it (or the written paths) and
+write the files into the run's ``tables/`` or ``figures/`` folder. Nothing here runs a solver.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+table_app = typer.Typer(
+    name="table",
+    help="Print the paper's tables from a run and write them (CSV, Markdown) into its folder.",
+    no_args_is_help=True,
+)
+plot_app = typer.Typer(
+    name="plot",
+    help="Draw the paper's figures from a run into its figures/ folder (PNG, SVG).",
+    no_args_is_help=True,
+)
+
+RESULTS = typer.Option(
+    None,
+    "--results",
+    help="A run folder, or a results folder whose newest run to use "
+    "(default: the results store's `latest`).",
+    show_default=False,
+)
+CACHE_DIR = typer.Option(
+    None,
+    "--cache-dir",
+    envvar="LLPBENCH_DATA_DIR",
+    help="Datasets cache folder (default: $LLPBENCH_DATA_DIR, else <repo>/datasets).",
+    show_default=False,
+)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``table`` and ``plot`` sub-command groups to the ``llpbench`` app."""
+    app.add_typer(table_app, name="table")
+    app.add_typer(plot_app, name="plot")
+
+
+def _console() -> Console:
+    return Console(highlight=False, soft_wrap=False)
+
+
+def _table(name: str, results: Path | None, **options) -> None:
+    """Build, print and write one table of the run ``results`` names."""
+    from llpbench.report.all import TITLES, build_table, empty_reason, run_title
+    from llpbench.report.figures import NoDataError
+    from llpbench.report.store import load_runs, resolve_run
+    from llpbench.report.tables import to_rich, write_table
+
+    run_dir = resolve_run(results)
+    df = build_table(name, load_runs(run_dir), **options)
+    if df.empty:
+        raise NoDataError(f"no {name} table for {run_dir}: {empty_reason(name, df)}")
+    title = run_title(run_dir, TITLES[name])
+    console = _console()
+    console.print(to_rich(df, title))
+    for path in write_table(df, run_dir, name, title):
+        console.print(f"wrote {path}")
+
+
+@table_app.command("datasets")
+def datasets_command(
+    results: Path | None = RESULTS,
+    graph: list[str] | None = typer.Option(
+        None, "--graph", "-g", help="A graph to list (repeatable); default: the run's graphs."
+    ),
+    cache_dir: Path | None = CACHE_DIR,
+) -> None:
+    """Table 1: the graphs' vertices, edges, average degree, weights and source."""
+    if not graph:
+        _table("datasets", results, cache_dir=cache_dir)
+        return
+    from llpbench.report.all import TITLES
+    from llpbench.report.store import NoResultsError, resolve_run
+    from llpbench.report.tables import datasets_table, to_rich, write_table
+
+    try:
+        run_dir: Path | None = resolve_run(results)
+    except NoResultsError:
+        if results is not None:
+            raise
+        run_dir = None  # graphs named on the command line need no run to be listed
+    df = datasets_table(graph, cache_dir=cache_dir)
+    console = _console()
+    console.print(to_rich(df, TITLES["datasets"]))
+    if run_dir is None:
+        console.print("not written: no run folder (pass --results to write it into one)")
+        return
+    for path in write_table(df, run_dir, "datasets", TITLES["datasets"]):
+        console.print(f"wrote {path}")
+
+
+@table_app.command("speedup")
+def speedup_command(
+    results: Path | None = RESULTS,
+    problem: list[str] | None = typer.Option(
+        None, "--problem", "-p", help="Problem to include (repeatable); default: sssp."
+    ),
+) -> None:
+    """Table 2: fastest LLP configuration vs tuned Δ-stepping at the largest thread count."""
+    _table("speedup", results, problems=problem or None)
+
+
+@table_app.command("overhead")
+def overhead_command(results: Path | None = RESULTS) -> None:
+    """Single-thread LLP vs the baseline: time ratio and work counters per reached vertex."""
+    _table("overhead", results)
+
+
+@table_app.command("problems")
+def problems_command(results: Path | None = RESULTS) -> None:
+    """The other problems: best LLP configuration vs each problem's own baseline."""
+    _table("problems", results)
+
+
+def _print_paths(paths: list[Path]) -> None:
+    console = _console()
+    for path in paths:
+        console.print(f"wrote {path}")
+
+
+@plot_app.command("scaling")
+def scaling_command(
+    results: Path | None = RESULTS,
+    problem: str | None = typer.Option(
+        None, "--problem", "-p", help="One problem; default: a figure for each of the run's."
+    ),
+) -> None:
+    """Figure 5: time vs threads (log-log), one panel per graph, one line per configuration."""
+    from llpbench.report.figures import plot_scaling
+    from llpbench.report.store import load_runs, resolve_run
+
+    run_dir = resolve_run(results)
+    _print_paths(plot_scaling(load_runs(run_dir), run_dir, problem=problem))
+
+
+@plot_app.command("worklists")
+def worklists_command(
+    results: Path | None = RESULTS,
+    threads: int | None = typer.Option(
+        None, "--threads", "-t", min=1, help="Thread count; default: the largest run."
+    ),
+    graph: str | None = typer.Option(
+        None, "--graph", "-g", help="Graph; default: the first with worklist rows."
+    ),
+    problem: str | None = typer.Option(
+        None, "--problem", "-p", help="Problem; default: sssp if the run has it."
+    ),
+) -> None:
+    """Figure 6: the worklist policies side by side, with the counters that explain them."""
+    from llpbench.report.figures import plot_worklists
+    from llpbench.report.store import load_runs, resolve_run
+
+    run_dir = resolve_run(results)
+    runs = load_runs(run_dir)
+    _print_paths(plot_worklists(runs, run_dir, threads=threads, graph=graph, problem=problem))

@@ -1,0 +1,285 @@
+"""The paper's figures, drawn from a run's rows: Figure 5 (scaling) and Figure 6 (worklists).
+
+Figure 5 plots, for each graph, time against threads on log-log axes, one line per
+configuration (the baseline dashed), each point the median of its cell with the spread over
+repetitions and sources as a band (min to max), so that a reader sees both the trend and how
+far to trust it. Figure 6 sets the worklist policies side by side at one thread count on one
+graph, and beside the times the counters that explain the gaps between them: stale pops,
+lost atomic races, lock contention and steals, per reached vertex.
+
+Figures are written as PNG (for a quick look) and SVG (for the paper) into
+``<run>/figures/``, each through a temporary file so that an interrupted report never leaves
+a truncated image. Medians are the same as the tables' (:func:`tables.cell_stats`).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import tempfile
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # no display: figures go to files, on any machine
+
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.ticker import NullFormatter, NullLocator  # noqa: E402
+
+from llpbench.errors import LlpbenchError  # noqa: E402
+from llpbench.report.store import per_reached, timed_rows  # noqa: E402
+from llpbench.report.tables import cell_stats  # noqa: E402
+
+FIGURES_DIR = "figures"
+FORMATS = ("png", "svg")
+WORKLIST_ORDER = ("swb", "ptwb", "ptcf", "bucketed")
+#: Counters of Figure 6's second panel: each one is time a policy spends not advancing.
+EXPLAINING_COUNTERS = ("stale", "retries", "contention", "steals")
+LLP_COLORS = plt.get_cmap("tab10").colors
+BASELINE_COLORS = ("black", "dimgray", "darkgray")
+
+
+class NoDataError(LlpbenchError):
+    """The run holds no rows a figure or table needs (the message says which)."""
+
+
+def slug(text: str) -> str:
+    """A file-name-safe version of a graph name (which may be a path)."""
+    return re.sub(r"[^A-Za-z0-9._=-]+", "_", Path(text).name if "/" in text else text)
+
+
+def save_figure(fig: Figure, run_dir: str | os.PathLike[str], stem: str) -> list[Path]:
+    """Write ``fig`` as ``<run_dir>/figures/<stem>.png`` and ``.svg``, atomically."""
+    folder = Path(run_dir) / FIGURES_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for fmt in FORMATS:
+        target = folder / f"{stem}.{fmt}"
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+        os.close(fd)
+        try:
+            with matplotlib.rc_context({"svg.hashsalt": "llpbench"}):  # stable SVG ids
+                fig.savefig(tmp, format=fmt, dpi=150, metadata=_metadata(fmt))
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        written.append(target)
+    return written
+
+
+def _metadata(fmt: str) -> dict[str, None]:
+    return {"Date": None} if fmt == "svg" else {}  # identical input, identical SVG
+
+
+def _config_order(cells: pd.DataFrame) -> list[str]:
+    """LLP configurations first (sorted), then the baselines: the legend's order."""
+    llp = sorted(set(cells.loc[cells["kind"] == "llp", "config"]))
+    base = sorted(set(cells.loc[cells["kind"] == "baseline", "config"]))
+    return llp + base
+
+
+def _styles(cells: pd.DataFrame) -> dict[str, dict]:
+    """One colour and line style per configuration, the same in every panel."""
+    styles, llp_i, base_i = {}, 0, 0
+    for config in _config_order(cells):
+        if (cells.loc[cells["config"] == config, "kind"] == "baseline").any():
+            color = BASELINE_COLORS[base_i % len(BASELINE_COLORS)]
+            styles[config] = {"color": color, "linestyle": "--", "marker": "s"}
+            base_i += 1
+        else:
+            styles[config] = {"color": LLP_COLORS[llp_i % len(LLP_COLORS)], "linestyle": "-"}
+            styles[config]["marker"] = "o"
+            llp_i += 1
+    return styles
+
+
+def _thread_axis(ax, threads: list[int]) -> None:
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(threads, labels=[str(t) for t in threads])
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_xlim(threads[0] / 1.25, threads[-1] * 1.25)
+
+
+def plot_scaling(
+    runs: pd.DataFrame, run_dir: str | os.PathLike[str], problem: str | None = None
+) -> list[Path]:
+    """Figure 5: time against threads, one panel per graph; one figure per problem.
+
+    Writes ``figures/scaling-<problem>.png`` and ``.svg`` for ``problem`` (default: every
+    problem of the run) and returns the written paths.
+    """
+    cells = cell_stats(runs)
+    problems = list(dict.fromkeys(cells["problem"])) if problem is None else [problem]
+    if cells.empty or not set(problems) & set(cells["problem"]):
+        raise NoDataError(f"no timed rows for {problem or 'any problem'}: nothing to plot")
+    written: list[Path] = []
+    for prob in problems:
+        mine = cells[cells["problem"] == prob]
+        if mine.empty:
+            raise NoDataError(f"no timed rows for problem {prob!r}: nothing to plot")
+        written += save_figure(_scaling_figure(prob, mine), run_dir, f"scaling-{slug(prob)}")
+    return written
+
+
+def _scaling_figure(problem: str, cells: pd.DataFrame) -> Figure:
+    graphs = list(dict.fromkeys(cells["graph"]))
+    ncols = min(3, len(graphs))
+    nrows = math.ceil(len(graphs) / ncols)
+    fig = Figure(figsize=(4.3 * ncols, 3.4 * nrows + 0.8), layout="constrained")
+    axes = fig.subplots(nrows, ncols, squeeze=False)
+    styles = _styles(cells)
+    handles: dict[str, object] = {}
+    for ax, graph in zip(axes.flat, graphs, strict=False):
+        here = cells[cells["graph"] == graph]
+        for config, style in styles.items():
+            line = here[here["config"] == config].sort_values("threads")
+            if line.empty:
+                continue
+            x, med = line["threads"].to_numpy(), line["median_s"].to_numpy()
+            lo, hi = line["min_s"].to_numpy(), line["max_s"].to_numpy()
+            (handle,) = ax.plot(x, med, label=config, markersize=4, **style)
+            handles.setdefault(config, handle)
+            if len(x) > 1:
+                ax.fill_between(x, lo, hi, color=style["color"], alpha=0.15, linewidth=0)
+            else:
+                ax.errorbar(x, med, yerr=[med - lo, hi - med], color=style["color"], capsize=3)
+        _thread_axis(ax, sorted(int(t) for t in here["threads"].unique()))
+        ax.set_yscale("log")
+        ax.set_title(graph)
+        ax.set_xlabel("threads")
+        ax.set_ylabel("time (s)")
+        ax.grid(True, which="both", alpha=0.3)
+    for ax in axes.flat[len(graphs) :]:
+        ax.set_visible(False)
+    fig.legend(
+        list(handles.values()), list(handles), loc="outside lower center",
+        ncols=min(len(handles), 4), frameon=False,
+    )  # fmt: skip
+    fig.suptitle(f"{problem}: time vs threads (median; band: min-max over reps and sources)")
+    return fig
+
+
+def plot_worklists(
+    runs: pd.DataFrame,
+    run_dir: str | os.PathLike[str],
+    threads: int | None = None,
+    graph: str | None = None,
+    problem: str | None = None,
+) -> list[Path]:
+    """Figure 6: the worklist policies at one thread count on one graph, with their counters.
+
+    Parameters
+    ----------
+    threads : int, optional
+        Default: the largest thread count the graph's worklist rows reach.
+    graph : str, optional
+        Default: the first graph of the run that has worklist rows.
+    problem : str, optional
+        Default: ``sssp`` when the run has it, else the first problem with worklist rows.
+
+    Returns
+    -------
+    list of Path
+        ``figures/worklists-<problem>-<graph>-t<threads>.png`` and ``.svg``.
+
+    Raises
+    ------
+    NoDataError
+        If the run has no worklist rows for the choice; the message lists what it has.
+    """
+    timed = timed_rows(runs)
+    rows = timed[(timed["kind"] == "llp") & (timed["worklist"] != "")]
+    if rows.empty:
+        raise NoDataError("no worklist-solver rows in the run: nothing to compare")
+    problems = list(dict.fromkeys(rows["problem"]))
+    problem = problem or ("sssp" if "sssp" in problems else problems[0])
+    rows = rows[rows["problem"] == problem]
+    graphs = list(dict.fromkeys(rows["graph"]))
+    if not graphs:
+        raise NoDataError(f"no worklist rows for {problem!r}; the run has {', '.join(problems)}")
+    graph = graph or graphs[0]
+    if graph not in graphs:
+        raise NoDataError(f"no worklist rows on graph {graph!r}; the run has {', '.join(graphs)}")
+    rows = rows[rows["graph"] == graph]
+    counts = sorted(int(t) for t in rows["threads"].unique())
+    threads = counts[-1] if threads is None else threads
+    if threads not in counts:
+        have = ", ".join(map(str, counts))
+        raise NoDataError(f"no worklist rows on {graph} at {threads} threads; it has {have}")
+    rows = rows[rows["threads"] == threads]
+    base = timed[
+        (timed["kind"] == "baseline")
+        & (timed["problem"] == problem)
+        & (timed["graph"] == graph)
+        & (timed["threads"] == threads)
+    ]
+    colors = {c: s["color"] for c, s in _styles(cell_stats(runs)).items()}  # as in Figure 5
+    fig = _worklist_figure(rows, base, problem, graph, threads, colors)
+    return save_figure(fig, run_dir, f"worklists-{slug(problem)}-{slug(graph)}-t{threads}")
+
+
+def _worklist_order(configs: list[str], rows: pd.DataFrame) -> list[str]:
+    def key(config: str) -> tuple[int, str]:
+        wl = rows.loc[rows["config"] == config, "worklist"].iloc[0]
+        rank = WORKLIST_ORDER.index(wl) if wl in WORKLIST_ORDER else len(WORKLIST_ORDER)
+        return rank, config
+
+    return sorted(configs, key=key)
+
+
+def _worklist_figure(
+    rows: pd.DataFrame,
+    base: pd.DataFrame,
+    problem: str,
+    graph: str,
+    threads: int,
+    colors: dict[str, object],
+) -> Figure:
+    configs = _worklist_order(list(dict.fromkeys(rows["config"])), rows)
+    fig = Figure(figsize=(11, 4.2), layout="constrained")
+    ax_time, ax_work = fig.subplots(1, 2)
+    seconds = rows.groupby("config")["seconds"]
+    med = seconds.median().reindex(configs)
+    lo, hi = seconds.min().reindex(configs), seconds.max().reindex(configs)
+    x = range(len(configs))
+    bar_colors = [colors.get(c, LLP_COLORS[i % len(LLP_COLORS)]) for i, c in enumerate(configs)]
+    ax_time.bar(x, med, yerr=[med - lo, hi - med], capsize=4, color=bar_colors)
+    for i, value, top in zip(x, med, hi, strict=True):
+        ax_time.annotate(f"{value * 1e3:.3g} ms", (i, top), ha="center", va="bottom",
+                         xytext=(0, 3), textcoords="offset points", fontsize=8)  # fmt: skip
+    if not base.empty:
+        for config, secs in base.groupby("config")["seconds"]:
+            ax_time.axhline(secs.median(), color="black", linestyle="--", label=f"{config}")
+        ax_time.legend(frameon=False, fontsize=8)
+    ax_time.set_xticks(list(x), labels=configs, rotation=20, ha="right")
+    ax_time.set_ylabel("time (s), median; bars: min-max")
+    ax_time.set_title(f"time at {threads} threads")
+    _counter_panel(ax_work, rows, configs)
+    fig.suptitle(f"{problem} on {graph}: worklist policies at {threads} threads")
+    return fig
+
+
+def _counter_panel(ax, rows: pd.DataFrame, configs: list[str]) -> None:
+    """Grouped bars of the counters that explain a policy's time, per reached vertex if known."""
+    has_reached = bool((rows["reached"].fillna(0) > 0).all())
+    values = {}
+    for name in EXPLAINING_COUNTERS:
+        col = per_reached(rows, name) if has_reached else rows[name]
+        values[name] = col.groupby(rows["config"]).median().reindex(configs).fillna(0.0)
+    width = 0.8 / len(EXPLAINING_COUNTERS)
+    for k, (name, series) in enumerate(values.items()):
+        xs = [i + (k - (len(values) - 1) / 2) * width for i in range(len(configs))]
+        ax.bar(xs, series.to_numpy(), width=width, label=name)
+    positive = [v for s in values.values() for v in s.to_numpy() if v > 0]
+    if positive and max(positive) / min(positive) > 100:
+        ax.set_yscale("symlog", linthresh=min(positive))
+    ax.set_xticks(list(range(len(configs))), labels=configs, rotation=20, ha="right")
+    ax.set_ylabel("per reached vertex (median)" if has_reached else "count (median)")
+    ax.set_title("work that explains the gaps")
+    ax.legend(frameon=False, fontsize=8)

@@ -1,0 +1,234 @@
+"""Reading the results store: find a run's folder, load its ``runs.csv`` and ``meta.json``.
+
+The report reads only what the runner wrote (``<results>/<run-id>/runs.csv``, one row per timed
+solve, columns as :data:`llpbench.bench.schema.COLUMNS`), so every table and figure can be
+redrawn later, on another machine, without running anything. ``<results>/latest`` names the
+newest run: a symlink, or (where symlinks fail) a text file holding the run-id.
+
+Nothing is dropped silently: :func:`load_runs` keeps every row, :func:`timed_rows` leaves out
+the rows that must not count in a timing (a wrong answer, or no time at all), and
+:func:`exclusion_note` says how many were left out and why, for a table's footnote.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from llpbench import paths
+from llpbench.bench.schema import COLUMNS, COUNTER_NAMES
+from llpbench.errors import FormatError, LlpbenchError
+
+RUNS_CSV = "runs.csv"
+META_JSON = "meta.json"
+LATEST = "latest"
+KINDS = ("llp", "baseline")
+
+#: Columns read as text; everything else in the schema is a number (or ``verified``).
+TEXT_COLUMNS = ("graph", "family", "problem", "kind", "solver", "worklist", "config", "timestamp")
+#: Integer columns that every row must fill; the other integer columns may be empty (``<NA>``).
+REQUIRED_INT_COLUMNS = ("threads", "rep")
+INT_COLUMNS = ("n", "m", "threads", "source", "size", "seed", "rep")
+_TRUE = {"true", "1", "yes"}
+_FALSE = {"false", "0", "no"}
+
+
+class NoResultsError(LlpbenchError):
+    """No run where the report looked: nothing has been benchmarked there yet."""
+
+
+def _no_results(where: Path, why: str = "") -> NoResultsError:
+    extra = f" ({why})" if why else ""
+    return NoResultsError(f"no results in {where}{extra}: run `llpbench run` first")
+
+
+def resolve_run(results: str | os.PathLike[str] | None = None) -> Path:
+    """The folder of one run, from whatever the user pointed at.
+
+    Parameters
+    ----------
+    results : path or None
+        None: the newest run of the results store (``paths.results_dir() / "latest"``).
+        A run folder (it holds ``runs.csv``): that run. A results folder (it holds
+        ``latest``): its newest run. The ``latest`` link or text file itself: the run it names.
+
+    Returns
+    -------
+    Path
+        A folder that holds ``runs.csv``.
+
+    Raises
+    ------
+    NoResultsError
+        If nothing there is a run; the message names the place and how to make one.
+    """
+    where = Path(results).expanduser() if results is not None else paths.results_dir()
+    if (where / RUNS_CSV).is_file():
+        return where
+    latest = where if where.name == LATEST else where / LATEST
+    if latest.is_symlink() or latest.exists():
+        return _follow_latest(latest)
+    if where.is_dir():
+        why = "no runs.csv and no `latest` there"
+    elif where.exists():
+        why = "not a folder"
+    else:
+        why = "no such folder"
+    raise _no_results(where, why)
+
+
+def _follow_latest(latest: Path) -> Path:
+    """The run a ``latest`` symlink, text file or copied folder names."""
+    if latest.is_symlink():
+        target = latest.resolve()
+        if not target.exists():
+            raise _no_results(latest.parent, f"`latest` points to {os.readlink(latest)}, gone")
+    elif latest.is_file():
+        try:
+            text = latest.read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise _no_results(latest.parent, f"cannot read `latest`: {exc}") from None
+        if not text:
+            raise _no_results(latest.parent, "`latest` is empty")
+        named = Path(text.splitlines()[0].strip()).expanduser()
+        target = named if named.is_absolute() else latest.parent / named
+    else:
+        target = latest  # a folder called latest (a copied symlink)
+    if not (target / RUNS_CSV).is_file():
+        raise _no_results(target, "the newest run has no runs.csv yet")
+    return target
+
+
+def load_meta(run_dir: str | os.PathLike[str]) -> dict[str, Any]:
+    """The run's ``meta.json`` (machine, versions, the sweep), or ``{}`` when absent or broken.
+
+    The metadata only decorates titles; a report without it is still a report.
+    """
+    try:
+        meta = json.loads((Path(run_dir) / META_JSON).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return meta if isinstance(meta, dict) else {}
+
+
+def load_runs(run_dir: str | os.PathLike[str]) -> pd.DataFrame:
+    """Every row of a run's ``runs.csv``, typed, in file order.
+
+    Text columns are strings (empty where the runner wrote nothing); integer columns are
+    ``int64`` for ``threads`` and ``rep`` (never empty) and nullable ``Int64`` for the rest;
+    the times, Δ, counters and ``reached`` are floats (NaN where empty); ``verified`` is a
+    nullable boolean (``<NA>`` when verification was off). Columns beyond the schema are kept
+    as text.
+
+    Raises
+    ------
+    FormatError
+        If the file lacks schema columns (all of them are named), or a cell is not what its
+        column needs (the file, line and column are named).
+    NoResultsError
+        If ``runs.csv`` does not exist.
+    """
+    path = Path(run_dir) / RUNS_CSV
+    try:
+        raw = pd.read_csv(path, dtype=str, keep_default_na=False, na_filter=False)
+    except FileNotFoundError:
+        raise _no_results(Path(run_dir), "no runs.csv") from None
+    except pd.errors.EmptyDataError:
+        raise FormatError(path, 1, "expected a header line naming the schema's columns") from None
+    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
+        raise FormatError(path, None, f"not a readable CSV table: {exc}") from None
+    if missing := [c for c in COLUMNS if c not in raw.columns]:
+        raise FormatError(path, 1, f"missing column(s) {', '.join(missing)}")
+    raw = raw.fillna("")  # short (partly written) last lines
+    df = raw.copy()
+    for col in TEXT_COLUMNS:
+        df[col] = raw[col].astype(str).str.strip()
+    for col in COLUMNS:
+        if col in TEXT_COLUMNS or col == "verified":
+            continue
+        df[col] = _numbers(raw[col], path, col, integer=col in INT_COLUMNS)
+    for col in REQUIRED_INT_COLUMNS:
+        if df[col].isna().any():
+            row = int(df[col].isna().to_numpy().nonzero()[0][0])
+            raise FormatError(path, row + 2, f"column {col!r}: expected an integer, got nothing")
+        df[col] = df[col].astype("int64")
+    df["verified"] = _booleans(raw["verified"], path)
+    if bad := sorted(set(df["kind"]) - set(KINDS)):
+        line = int(df.index[df["kind"] == bad[0]][0]) + 2
+        raise FormatError(path, line, f"column 'kind': expected llp or baseline, got {bad[0]!r}")
+    return df
+
+
+def _numbers(col: pd.Series, path: Path, name: str, *, integer: bool) -> pd.Series:
+    text = col.astype(str).str.strip()
+    values = pd.to_numeric(text.where(text != ""), errors="coerce")
+    bad = values.isna() & (text != "")
+    if integer:
+        bad |= values.notna() & (values != values.round())
+    if bad.any():
+        row = int(bad.to_numpy().nonzero()[0][0])
+        expected = "an integer" if integer else "a number"
+        got = text.iloc[row]
+        raise FormatError(path, row + 2, f"column {name!r}: expected {expected}, got {got!r}")
+    return values.astype("Int64") if integer else values.astype("float64")
+
+
+def _booleans(col: pd.Series, path: Path) -> pd.Series:
+    text = col.astype(str).str.strip().str.lower()
+    out = pd.Series(pd.NA, index=col.index, dtype="boolean")
+    out[text.isin(_TRUE)] = True
+    out[text.isin(_FALSE)] = False
+    bad = ~(text.isin(_TRUE) | text.isin(_FALSE) | (text == ""))
+    if bad.any():
+        row = int(bad.to_numpy().nonzero()[0][0])
+        got = col.iloc[row]
+        raise FormatError(
+            path, row + 2, f"column 'verified': expected True, False or nothing, got {got!r}"
+        )
+    return out
+
+
+def failed_mask(runs: pd.DataFrame) -> pd.Series:
+    """Rows whose answer was checked and found wrong: their time measures nothing."""
+    return runs["verified"].eq(False).fillna(False).astype(bool)
+
+
+def untimed_mask(runs: pd.DataFrame) -> pd.Series:
+    """Rows without a usable time (empty or negative ``seconds``)."""
+    return ~(runs["seconds"].notna() & (runs["seconds"] >= 0))
+
+
+def timed_rows(runs: pd.DataFrame) -> pd.DataFrame:
+    """The rows that count in timing aggregates: not failed verification, and timed."""
+    return runs[~failed_mask(runs) & ~untimed_mask(runs)]
+
+
+def exclusion_note(runs: pd.DataFrame) -> str | None:
+    """One footnote line saying which rows :func:`timed_rows` left out, or None if none were."""
+    failed, untimed = failed_mask(runs), untimed_mask(runs) & ~failed_mask(runs)
+    if not failed.any() and not untimed.any():
+        return None
+    parts = []
+    if failed.any():
+        cells = runs[failed].groupby(["problem", "graph", "config", "threads"], sort=False).size()
+        named = ", ".join(f"{c} on {g} ({p}, {t} thr)" for (p, g, c, t) in cells.index[:4])
+        more = f" and {len(cells) - 4} more cells" if len(cells) > 4 else ""
+        parts.append(f"{int(failed.sum())} failed verification ({named}{more})")
+    if untimed.any():
+        parts.append(f"{int(untimed.sum())} without a time")
+    total = len(runs)
+    return f"{int(failed.sum() + untimed.sum())} of {total} rows excluded from timings: " + (
+        "; ".join(parts)
+    )
+
+
+def per_reached(runs: pd.DataFrame, counter: str) -> pd.Series:
+    """A counter divided by the row's reached vertices (NaN where nothing was reached)."""
+    if counter not in COUNTER_NAMES:
+        raise LlpbenchError(f"unknown counter {counter!r}; known: {', '.join(COUNTER_NAMES)}")
+    reached = runs["reached"].where(runs["reached"] > 0)
+    return runs[counter] / reached

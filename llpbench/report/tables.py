@@ -1,0 +1,342 @@
+"""The paper's tables, computed from a run's rows: Table 1 (datasets), Table 2 (speedups over
+tuned Δ-stepping), the single-thread overhead of LLP, and LLP against each other problem's
+baseline.
+
+Every table function is pure (a DataFrame in, a DataFrame out) so that tests can check the
+numbers; the renderers turn a table into a rich table for the terminal or into
+``<run>/tables/<name>.csv`` and ``.md`` files.
+
+How a cell's time is summarized. A cell is one configuration on one instance at one thread
+count: rows with equal ``(problem, graph, kind, config, threads)``. Its time is the **median
+over all its rows** (every repetition of every source): the median resists the odd slow
+repetition (a page fault, a preempted thread), and pooling sources weighs each source equally
+because every source runs the same number of repetitions. GAP reports the mean over trials;
+with few repetitions on a shared machine the median is the steadier choice. Rows that failed
+verification, or carry no time, never enter a median; each table's notes count them.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from llpbench.report.store import exclusion_note, per_reached, timed_rows
+
+CELL = ["problem", "graph", "kind", "config", "threads"]
+TABLES_DIR = "tables"
+
+
+# --------------------------------------------------------------------------- cells
+
+
+def cell_stats(runs: pd.DataFrame) -> pd.DataFrame:
+    """Median, min and max seconds and the row count of every cell, in first-seen order."""
+    timed = timed_rows(runs)
+    cols = [*CELL, "median_s", "min_s", "max_s", "rows"]
+    if timed.empty:
+        return pd.DataFrame(columns=cols)
+    grouped = timed.groupby(CELL, sort=False)["seconds"]
+    out = grouped.agg(median_s="median", min_s="min", max_s="max", rows="size").reset_index()
+    return out[cols]
+
+
+def _with_notes(df: pd.DataFrame, notes: Iterable[str | None]) -> pd.DataFrame:
+    df.attrs["notes"] = [n for n in notes if n]
+    return df
+
+
+def _fastest(cells: pd.DataFrame) -> pd.Series:
+    return cells.loc[cells["median_s"].idxmin()]
+
+
+def _delta_used(runs: pd.DataFrame, problem: str, graph: str, config: str, threads: int):
+    """The Δ of a baseline cell: its one value, or the median when sources were tuned apart."""
+    timed = timed_rows(runs)
+    rows = timed[
+        (timed["problem"] == problem)
+        & (timed["graph"] == graph)
+        & (timed["config"] == config)
+        & (timed["threads"] == threads)
+    ]
+    deltas = rows["delta"].dropna()
+    if deltas.empty:
+        return math.nan, None
+    values = sorted(deltas.unique())
+    if len(values) == 1:
+        return float(values[0]), None
+    note = f"Δ varied on {graph} ({values[0]:g}..{values[-1]:g}); the median is shown"
+    return float(deltas.median()), note
+
+
+def _compare(runs: pd.DataFrame, keep) -> tuple[list[dict[str, Any]], list[str]]:
+    """Best LLP cell at each instance's largest thread count against its fastest baseline.
+
+    The baseline is taken at the same thread count; where it was not run there (a sequential
+    baseline), its fastest thread count is used and its ``baseline_threads`` says so.
+    """
+    cells = cell_stats(runs)
+    rows, notes = [], []
+    for (problem, graph), group in cells.groupby(["problem", "graph"], sort=False):
+        if not keep(problem):
+            continue
+        llp, base = group[group["kind"] == "llp"], group[group["kind"] == "baseline"]
+        if llp.empty or base.empty:
+            missing = "LLP" if llp.empty else "baseline"
+            notes.append(f"{problem} on {graph}: no timed {missing} rows, left out")
+            continue
+        threads = int(llp["threads"].max())
+        best = _fastest(llp[llp["threads"] == threads])
+        same = base[base["threads"] == threads]
+        b = _fastest(same if not same.empty else base)
+        delta, note = _delta_used(runs, problem, graph, b["config"], int(b["threads"]))
+        notes.append(note)
+        rows.append(
+            {
+                "problem": problem,
+                "graph": graph,
+                "threads": threads,
+                "best_llp": best["config"],
+                "llp_median_s": float(best["median_s"]),
+                "baseline": b["config"],
+                "baseline_threads": int(b["threads"]),
+                "baseline_median_s": float(b["median_s"]),
+                "delta": delta,
+                "speedup": float(b["median_s"]) / float(best["median_s"]),
+            }
+        )
+    return rows, notes
+
+
+# --------------------------------------------------------------------------- the tables
+
+SPEEDUP_COLUMNS = [
+    "problem", "graph", "threads", "best_llp", "llp_median_s", "baseline", "baseline_threads",
+    "baseline_median_s", "delta", "speedup",
+]  # fmt: skip
+
+
+def speedup_table(runs: pd.DataFrame, problems: Iterable[str] | None = ("sssp",)) -> pd.DataFrame:
+    """Table 2: per graph, the fastest LLP configuration against the tuned baseline.
+
+    Both sides at the largest thread count the graph's LLP rows reach; ``speedup`` is
+    baseline time / LLP time, so above 1 means LLP wins. ``delta`` is the Δ the baseline used.
+
+    Parameters
+    ----------
+    runs : DataFrame
+        A run's rows (:func:`llpbench.report.store.load_runs`).
+    problems : iterable of str or None
+        Problems to include; None includes all (the paper's Table 2 is SSSP alone).
+    """
+    wanted = None if problems is None else set(problems)
+    rows, notes = _compare(runs, lambda p: wanted is None or p in wanted)
+    df = pd.DataFrame(rows, columns=SPEEDUP_COLUMNS)
+    mine = runs if wanted is None else runs[runs["problem"].isin(wanted)]
+    return _with_notes(df, [*notes, exclusion_note(mine)])
+
+
+def problems_table(runs: pd.DataFrame, exclude: Iterable[str] = ("sssp",)) -> pd.DataFrame:
+    """Per problem and instance: the best LLP configuration against that problem's baseline.
+
+    Table 2's comparison for the problems other than SSSP (which :func:`speedup_table`
+    covers): largest thread count, baseline at the same count where it ran there.
+    """
+    skip = set(exclude)
+    rows, notes = _compare(runs, lambda p: p not in skip)
+    cols = [c for c in SPEEDUP_COLUMNS if c != "delta"]
+    df = pd.DataFrame(rows, columns=SPEEDUP_COLUMNS)[cols].rename(columns={"graph": "instance"})
+    notes = [n for n in notes if n and not n.startswith("Δ")]  # no Δ column here
+    return _with_notes(df, [*notes, exclusion_note(runs[~runs["problem"].isin(skip)])])
+
+
+OVERHEAD_COLUMNS = [
+    "problem", "graph", "config", "llp_median_s", "baseline", "baseline_median_s", "ratio",
+    "items_per_reached", "advances_per_reached", "stale_per_reached",
+]  # fmt: skip
+
+
+def overhead_table(runs: pd.DataFrame) -> pd.DataFrame:
+    """Single-thread cost of LLP: each LLP configuration at one thread against the baseline.
+
+    ``ratio`` is LLP time / baseline time (the paper reports LLP about 10x slower on one
+    thread); the work counters per reached vertex (medians over the cell's rows) show where the
+    extra time goes: items popped, advances made and stale pops for each vertex the solve
+    reached.
+    """
+    cells = cell_stats(runs)
+    one = cells[cells["threads"] == 1]
+    timed = timed_rows(runs)
+    timed = timed[timed["threads"] == 1]
+    rows, notes = [], []
+    for (problem, graph), group in one.groupby(["problem", "graph"], sort=False):
+        llp, base = group[group["kind"] == "llp"], group[group["kind"] == "baseline"]
+        if llp.empty or base.empty:
+            missing = "LLP" if llp.empty else "baseline"
+            notes.append(f"{problem} on {graph}: no one-thread {missing} rows, left out")
+            continue
+        b = _fastest(base)
+        here = timed[(timed["problem"] == problem) & (timed["graph"] == graph)]
+        for _, cell in llp.iterrows():
+            mine = here[here["config"] == cell["config"]]
+            rows.append(
+                {
+                    "problem": problem,
+                    "graph": graph,
+                    "config": cell["config"],
+                    "llp_median_s": float(cell["median_s"]),
+                    "baseline": b["config"],
+                    "baseline_median_s": float(b["median_s"]),
+                    "ratio": float(cell["median_s"]) / float(b["median_s"]),
+                    "items_per_reached": float(per_reached(mine, "items").median()),
+                    "advances_per_reached": float(per_reached(mine, "advances").median()),
+                    "stale_per_reached": float(per_reached(mine, "stale").median()),
+                }
+            )
+    df = pd.DataFrame(rows, columns=OVERHEAD_COLUMNS)
+    return _with_notes(df, [*notes, exclusion_note(runs)])
+
+
+DATASET_COLUMNS = [
+    "graph", "family", "vertices", "edges", "edges_are", "avg_degree", "weights", "weight_range",
+    "source", "origin",
+]  # fmt: skip
+
+
+def graph_names(runs: pd.DataFrame) -> list[str]:
+    """The graphs a run used, in first-seen order (generated, non-graph instances left out)."""
+    graphs = runs[(runs["m"].fillna(0) > 0) & ~runs["graph"].str.startswith("size=")]
+    return list(dict.fromkeys(graphs["graph"]))
+
+
+def datasets_table(
+    graph_names: Iterable[str], *, cache_dir: str | os.PathLike[str] | None = None
+) -> pd.DataFrame:
+    """Table 1: the graphs, their sizes and weights, measured from the graphs themselves.
+
+    Each graph is loaded through the registry (from the cache, or built) and measured with
+    :func:`llpbench.graphs.stats.graph_stats`, so the table can never disagree with what was
+    benchmarked. ``edges`` counts undirected edges for an undirected graph and arcs for a
+    directed one (``edges_are`` says which); ``avg_degree`` is arcs per vertex (for an
+    undirected graph, 2|E|/|V|).
+    """
+    from llpbench.graphs.registry import load_graph, resolve
+    from llpbench.graphs.stats import graph_stats
+
+    rows = []
+    for name in dict.fromkeys(graph_names):
+        spec = resolve(name)
+        graph = load_graph(spec, cache_dir=cache_dir)
+        stats = graph_stats(graph, bfs_samples=0)
+        undirected = not stats["directed"]
+        rule = spec.weights
+        if rule == "file":
+            rule = str(graph.provenance.get("weights", "file"))
+        else:
+            rule = f"{rule} (seed {spec.weight_seed})"
+        low, high = stats["weight_min"], stats["weight_max"]
+        rows.append(
+            {
+                "graph": spec.name,
+                "family": spec.family,
+                "vertices": int(stats["n"]),
+                "edges": int(stats["undirected_edges"] if undirected else stats["m"]),
+                "edges_are": "undirected edges" if undirected else "arcs",
+                "avg_degree": float(stats["degree_mean"]),
+                "weights": rule,
+                "weight_range": "" if low is None else f"{low:g}..{high:g}",
+                "source": spec.source,
+                "origin": spec.source_label,
+            }
+        )
+    return _with_notes(pd.DataFrame(rows, columns=DATASET_COLUMNS), [])
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+def _fmt(value: Any) -> str:
+    if value is None or value is pd.NA:
+        return "-"
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "-"
+        return f"{value:.4g}"
+    if isinstance(value, int):
+        return f"{value:,}" if abs(value) >= 10_000 else str(value)
+    return str(value)
+
+
+def _cells(df: pd.DataFrame) -> list[list[str]]:
+    def plain(v: Any) -> Any:
+        return v.item() if hasattr(v, "item") else v  # numpy scalars to Python ones
+
+    return [[_fmt(plain(v)) for v in row] for row in df.itertuples(index=False)]
+
+
+def _numeric(df: pd.DataFrame) -> list[bool]:
+    return [pd.api.types.is_numeric_dtype(df[c]) for c in df.columns]
+
+
+def to_rich(df: pd.DataFrame, title: str):
+    """A :class:`rich.table.Table` of ``df`` (numbers right-aligned), its notes as caption."""
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left", caption_justify="left")
+    for col, numeric in zip(df.columns, _numeric(df), strict=True):
+        table.add_column(str(col), justify="right" if numeric else "left", overflow="fold")
+    for row in _cells(df):
+        table.add_row(*row)
+    notes = df.attrs.get("notes") or []
+    if notes:
+        table.caption = "\n".join(f"Note: {n}" for n in notes)
+    return table
+
+
+def to_markdown(df: pd.DataFrame, title: str | None = None) -> str:
+    """A GitHub-flavoured Markdown table (``tabulate`` is not a dependency), notes below."""
+
+    def esc(text: str) -> str:
+        return text.replace("|", "\\|").replace("\n", " ")
+
+    lines = [f"**{esc(title)}**", ""] if title else []
+    lines.append("| " + " | ".join(esc(str(c)) for c in df.columns) + " |")
+    lines.append("| " + " | ".join("---:" if n else "---" for n in _numeric(df)) + " |")
+    lines += ["| " + " | ".join(esc(c) for c in row) + " |" for row in _cells(df)]
+    notes = df.attrs.get("notes") or []
+    if notes:
+        lines.append("")
+        lines += [f"Note: {esc(n)}  " for n in notes]
+    return "\n".join(lines) + "\n"
+
+
+def atomic_write_text(path: Path, text: str) -> Path:
+    """Write ``text`` to ``path`` through a temporary file, so no half-written file is left."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def write_table(
+    df: pd.DataFrame, run_dir: str | os.PathLike[str], name: str, title: str | None = None
+) -> list[Path]:
+    """Write ``<run_dir>/tables/<name>.csv`` (full precision) and ``<name>.md``; return both."""
+    folder = Path(run_dir) / TABLES_DIR
+    csv = atomic_write_text(folder / f"{name}.csv", df.to_csv(index=False))
+    md = atomic_write_text(folder / f"{name}.md", to_markdown(df, title))
+    return [csv, md]
