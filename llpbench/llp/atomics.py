@@ -2,9 +2,9 @@
 
 numba has no CPU atomics, so each operation here is an ``@intrinsic`` that emits the LLVM
 instruction directly (``load atomic``, ``store atomic``, ``cmpxchg``, ``atomicrmw``) on the
-address of ``ary[idx]``. All use sequentially consistent ordering except the relaxed
-``atomic_load``/``atomic_store`` pair, which is what a racy read or publish of a monotone
-value needs: on x86 they compile to plain moves.
+address of ``ary[idx]``. All use sequentially consistent ordering except ``atomic_load`` (relaxed: what a racy read
+of a monotone value needs) and ``atomic_store_release`` (a lock release or a publish); on
+x86 both compile to plain moves.
 
 float64 arrays are supported by :func:`atomic_min` and :func:`atomic_max` through their bit
 patterns: non-negative IEEE-754 doubles (``+inf`` included) order exactly like their int64
@@ -87,7 +87,8 @@ def atomic_load(typingctx, ary, idx):
 
 @intrinsic
 def atomic_store(typingctx, ary, idx, val):
-    """Relaxed (monotonic) atomic write of ``ary[idx]``; publish with a release if needed."""
+    """Sequentially consistent atomic write of ``ary[idx]`` (an ``xchg`` on x86); use
+    :func:`atomic_store_release` where publishing earlier writes is all that is needed."""
     _check_array(ary, allow_float=True)
 
     def codegen(context, builder, sig, args):

@@ -1,0 +1,85 @@
+"""Reduction and prefix sums: every LLP solver computes the prefix sums and the total exactly."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from llpbench.errors import SpecError
+from llpbench.problems import problem_module
+from llpbench.problems import reduction as rd
+from tests.problems.conftest import solve_and_verify
+
+INSTANCES = {
+    "size-one": lambda: rd.instance([42]),
+    "zeros": lambda: rd.instance(np.zeros(300, dtype=np.int64)),
+    "zeros-then-values": lambda: rd.instance(np.r_[np.zeros(50, np.int64), np.arange(30)], 4),
+    "not-a-power-of-two": lambda: rd.generate(1000, 3),
+    "odd-blocks-with-padding": lambda: rd.instance(np.arange(1, 12), block=2),
+    "one-element-blocks": lambda: rd.instance(np.arange(37) % 5, block=1),
+    "large-values": lambda: rd.instance(np.full(70, 2**40), block=8),
+    "generated": lambda: rd.generate(5000, 1),
+}
+
+
+def test_every_solver_computes_prefix_sums_and_total(solver_config):
+    for make in INSTANCES.values():
+        solve_and_verify(rd, make(), *solver_config)
+
+
+def test_reference_is_cumsum_then_total():
+    assert list(rd.reference(rd.instance([3, 0, 4, 1]))) == [3, 3, 7, 8, 8]
+
+
+def test_tree_shape_follows_the_block_size():
+    inst = rd.instance(np.ones(11), block=2)
+    assert inst.meta["leaves"] == 8  # 6 blocks padded to a power of two
+    assert inst.n == 4 * 8 - 2 + 6
+    assert rd.block_size(10**7) == rd.MAX_BLOCK
+    assert rd.block_size(100) == 1
+
+
+def test_baseline_equals_reference():
+    inst = rd.generate(20_000, 4)
+    result = rd.baseline(inst, threads=2)
+    assert rd.verify(result.answer, rd.reference(inst)) is None
+    assert result.seconds >= 0
+
+
+def test_verify_names_prefix_or_total():
+    expected = rd.reference(rd.instance([1, 2, 3]))
+    assert "prefix 1" in rd.verify(np.array([1, 4, 6, 6]), expected)
+    assert "total" in rd.verify(np.array([1, 3, 6, 7]), expected)
+
+
+def test_generate_is_seeded_and_registered():
+    a, b = rd.generate(500, 8), rd.generate(500, 8)
+    assert problem_module("reduction") is rd
+    assert np.array_equal(a.meta["values"], b.meta["values"])
+    assert a.meta["values"].min() >= 0 and a.meta["values"].max() <= rd.MAX_VALUE
+    assert np.array_equal(rd.make(None, 500, 8, None).meta["values"], a.meta["values"])
+
+
+def test_bad_inputs_are_rejected():
+    with pytest.raises(SpecError):
+        rd.instance([1, -2, 3])
+    with pytest.raises(SpecError):
+        rd.instance([])
+    with pytest.raises(SpecError):
+        rd.generate(0, 1)
+    with pytest.raises(SpecError):
+        rd.make(None, None, 0, None)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    values=st.lists(st.integers(0, 10**6), min_size=1, max_size=300),
+    block=st.integers(1, 9),
+    config=st.sampled_from(
+        [("worklist", "ptcf", 3), ("worklist", "swb", 2), ("all-indices", None, 3)]
+    ),
+)
+def test_random_arrays_match_cumsum(values, block, config):
+    solve_and_verify(rd, rd.instance(values, block), *config)

@@ -1,0 +1,103 @@
+"""Transitive closure: every LLP solver computes exactly the reachability bitsets."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from llpbench.errors import SpecError
+from llpbench.graphs.generators import random_dag
+from llpbench.graphs.graph import Graph
+from llpbench.problems import problem_module
+from llpbench.problems import transitive_closure as tc
+from tests.problems.conftest import solve_and_verify
+
+
+def _graph(n: int, arcs: list[tuple[int, int]], **kwargs) -> Graph:
+    src = np.array([u for u, _ in arcs], dtype=np.int64)
+    dst = np.array([v for _, v in arcs], dtype=np.int64)
+    return Graph.from_edges(n, src, dst, **kwargs)
+
+
+COMPLETE_DAG = [(i, j) for i in range(9) for j in range(i + 1, 9)]
+
+INSTANCES = {
+    "single-vertex": lambda: tc.instance(_graph(1, [])),
+    "no-arcs": lambda: tc.instance(_graph(7, [])),
+    "cycle": lambda: tc.instance(_graph(5, [(i, (i + 1) % 5) for i in range(5)])),
+    "complete-dag": lambda: tc.instance(_graph(9, COMPLETE_DAG)),
+    "self-loop": lambda: tc.instance(_graph(3, [(0, 0), (1, 2)], drop_self_loops=False)),
+    "crosses-word-boundary": lambda: tc.instance(_graph(130, [(i, i + 1) for i in range(129)])),
+    "random-dag": lambda: tc.instance(random_dag(90, 3, seed=4)),
+    "generated": lambda: tc.generate(150, 2),
+}
+
+
+def test_every_solver_computes_the_closure(solver_config):
+    for make in INSTANCES.values():
+        solve_and_verify(tc, make(), *solver_config)
+
+
+def test_reference_matches_hand_computed_closures():
+    cycle = tc.reference(INSTANCES["cycle"]())
+    assert np.array_equal(cycle[:, 0], np.full(5, 0b11111, dtype=np.uint64))
+    loop = tc.reference(INSTANCES["self-loop"]())
+    assert list(loop[:, 0]) == [0b001, 0b100, 0b000]
+    chain = tc.reference(INSTANCES["crosses-word-boundary"]())
+    assert chain.shape == (130, 3)
+    assert int(np.bitwise_count(chain).sum()) == 129 * 130 // 2
+
+
+def test_baseline_equals_reference():
+    inst = tc.generate(400, 7)
+    for threads in (1, 3):
+        result = tc.baseline(inst, threads=threads)
+        assert tc.verify(result.answer, tc.reference(inst)) is None
+        assert result.seconds >= 0 and result.compile_seconds >= 0
+
+
+def test_priority_is_the_size_of_the_reachability_set():
+    inst = tc.generate(200, 3)
+    state = solve_and_verify(tc, inst, "worklist", "bucketed", 2).state
+    sizes = np.bitwise_count(tc.answer(inst, state)).sum(axis=1)
+    assert [tc.priority(inst.arrays, state, j) for j in range(inst.n)] == list(sizes)
+
+
+def test_verify_names_the_first_differing_vertex():
+    expected = tc.reference(INSTANCES["cycle"]())
+    wrong = expected.copy()
+    wrong[3, 0] ^= np.uint64(1)
+    assert "first vertex 3" in tc.verify(wrong, expected)
+    assert "shape" in tc.verify(wrong[:4], expected)
+
+
+def test_generate_is_seeded_and_registered():
+    a, b = tc.generate(64, 9), tc.generate(64, 9)
+    assert problem_module("transitive-closure") is tc
+    assert all(np.array_equal(x, y) for x, y in zip(a.arrays[:4], b.arrays[:4], strict=True))
+    assert a.n == 64 and a.meta["words"] == 1
+    assert tc.make(None, 64, 9, None).meta["graph"].m == a.meta["graph"].m
+
+
+def test_bad_sizes_and_graphs_are_rejected():
+    with pytest.raises(SpecError):
+        tc.make(None, None, 0, None)
+    with pytest.raises(SpecError):
+        tc.generate(0, 1)
+    with pytest.raises(SpecError):
+        tc.instance(_graph(tc.MAX_VERTICES + 1, []))
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    n=st.integers(1, 70),
+    arcs=st.lists(st.tuples(st.integers(0, 69), st.integers(0, 69)), max_size=150),
+    config=st.sampled_from(
+        [("worklist", "ptcf", 3), ("worklist", "ptwb", 2), ("all-indices", None, 3)]
+    ),
+)
+def test_random_graphs_match_scipy(n, arcs, config):
+    arcs = [(u % n, v % n) for u, v in arcs]
+    solve_and_verify(tc, tc.instance(_graph(n, arcs, drop_self_loops=False)), *config)
