@@ -2,9 +2,9 @@
 
 numba has no CPU atomics, so each operation here is an ``@intrinsic`` that emits the LLVM
 instruction directly (``load atomic``, ``store atomic``, ``cmpxchg``, ``atomicrmw``) on the
-address of ``ary[idx]``. All use sequentially consistent ordering except ``atomic_load`` (relaxed: what a racy read
-of a monotone value needs) and ``atomic_store_release`` (a lock release or a publish); on
-x86 both compile to plain moves.
+address of ``ary[idx]``. All use sequentially consistent ordering except ``atomic_load``
+(relaxed: what a racy read of a monotone value needs) and ``atomic_store_release`` (a lock
+release or a publish); on x86 both compile to plain moves.
 
 float64 arrays are supported by :func:`atomic_min` and :func:`atomic_max` through their bit
 patterns: non-negative IEEE-754 doubles (``+inf`` included) order exactly like their int64
@@ -33,10 +33,13 @@ __all__ = [
     "atomic_min",
     "atomic_max",
     "cpu_yield",
+    "cpu_sleep_us",
 ]
 
 #: ``sched_yield(2)``: give the core to another runnable thread (idle workers must).
 cpu_yield = ExternalFunction("sched_yield", types.int32())
+#: ``usleep(3)``: sleep a number of microseconds (long-idle workers).
+cpu_sleep_us = ExternalFunction("usleep", types.int32(types.uint32))
 
 _INT_KINDS = (types.Integer,)
 

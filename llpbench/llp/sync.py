@@ -18,12 +18,14 @@ from llpbench.llp.atomics import (
     atomic_load,
     atomic_store,
     atomic_store_release,
+    cpu_sleep_us,
     cpu_yield,
 )
 from llpbench.llp.counters import CONTENTION, IDLE
 
 PAD = 8  # int64 slots per cache line
 SPINS_BEFORE_YIELD = 16
+YIELDS_BEFORE_SLEEP = 256
 
 # Control-block slots (multiplied by PAD).
 READY = 0 * PAD  # workers that reached the start barrier
@@ -41,9 +43,12 @@ def new_control() -> np.ndarray:
 
 @njit(nogil=True, cache=True, inline="always")
 def backoff(idle, ctr):
-    """One round of waiting: spin for a while, then yield the core."""
+    """One round of waiting: spin briefly, then yield the core, then sleep 50 µs a round
+    (so that 32 idle threads on 2 cores leave the cores to the ones holding work)."""
     ctr[IDLE] += 1
-    if idle >= SPINS_BEFORE_YIELD:
+    if idle >= YIELDS_BEFORE_SLEEP:
+        cpu_sleep_us(50)
+    elif idle >= SPINS_BEFORE_YIELD:
         cpu_yield()
     return idle + 1
 

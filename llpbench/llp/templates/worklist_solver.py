@@ -5,11 +5,15 @@ it stale, otherwise runs the problem's ``work`` (``ensure``: advance j if forbid
 an incrementally stated predicate, advance the dependents j's change made forbidden) and
 pushes every index the advance reported.
 
-Termination: ``PENDING`` counts items pushed and not yet fully processed. A worker that
-finishes an item which produced k new ones adds k - 1 *before* pushing them (its own item's
-count passes to the first child; with k = 1 no atomic is needed at all), and one with no new
-items subtracts 1 after. So ``PENDING`` reaches zero only when no item exists anywhere and
-no worker holds one; an idle worker that sees zero exits. Idle workers back off and yield.
+Termination: ``PENDING`` over-approximates the items pushed and not yet fully processed:
+it equals the true count plus every worker's private *credit*. A worker about to push k new
+items for the one it finished needs k - 1 more; it takes them from its credit, and when the
+credit is short it first adds a whole chunk to ``PENDING`` (before any push, so ``PENDING``
+never falls below the true count). A finished item with no new ones turns its count into
+credit. An idle worker hands its credit back, then exits only if ``PENDING`` is zero, which
+happens only when no item exists anywhere and no worker holds credit. One shared atomic per
+``CREDIT_CHUNK`` items instead of one per item keeps the counter's cache line from bouncing
+between cores. Idle workers back off: spin, then yield, then sleep.
 """
 
 from numba import njit
@@ -18,6 +22,8 @@ from llpbench.llp.atomics import atomic_fetch_add, atomic_load
 from llpbench.llp.counters import ITEMS, PUSHES, STALE
 from llpbench.llp.sync import PENDING, backoff, start_barrier
 from llpbench.llp.templates.bind import PROBLEM, WORKLIST  # LLP-BIND
+
+CREDIT_CHUNK = 64
 
 
 @njit(nogil=True, cache=True)
@@ -38,9 +44,13 @@ def worker(tid, inst, state, wl, ctl, ctr, out):
     buf = out[tid]
     start_barrier(ctl)
     idle = 0
+    credit = 0
     while True:
         found, key, j = WORKLIST.pop(wl, tid, c)
         if not found:
+            if credit > 0:
+                atomic_fetch_add(ctl, PENDING, -credit)
+                credit = 0
             if atomic_load(ctl, PENDING) == 0:
                 return 0
             idle = backoff(idle, c)
@@ -53,10 +63,13 @@ def worker(tid, inst, state, wl, ctl, ctr, out):
         if k < 0:
             c[STALE] += 1
         if k <= 0:
-            atomic_fetch_add(ctl, PENDING, -1)
+            credit += 1
             continue
-        if k > 1:
-            atomic_fetch_add(ctl, PENDING, k - 1)
+        if k - 1 > credit:
+            grant = k - 1 - credit + CREDIT_CHUNK
+            atomic_fetch_add(ctl, PENDING, grant)
+            credit += grant
+        credit -= k - 1
         for i in range(k):
             v = buf[i]
             WORKLIST.push(wl, tid, PROBLEM.priority(inst, state, v), v, c)

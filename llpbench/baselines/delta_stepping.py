@@ -1,0 +1,767 @@
+"""Δ-stepping single-source shortest paths: the tuned baseline of the LLP-FW evaluation.
+
+Meyer and Sanders, "Δ-stepping: a parallelizable shortest path algorithm", J. Algorithms 49
+(2003), in the shape of the GAP Benchmark Suite's ``sssp.cc`` (Beamer, Asanović and Patterson,
+arXiv:1508.03619): vertices sit in buckets of width Δ by tentative distance; the lowest
+non-empty bucket is processed by relaxing every out-arc of its vertices, and a vertex whose
+distance drops is put into the bucket of its new distance.
+
+Two kernels:
+
+* **one thread** (:func:`_solve_serial`): plain loads and stores, no atomics, no barriers.
+  Buckets are intrusive doubly linked lists over the vertices (``next``/``prev``/``where``), so
+  a vertex is in at most one bucket, a decrease moves it in O(1) and nothing is ever stale.
+* **T threads** (:func:`_worker`), GAP's algorithm: a shared frontier holds the current
+  bucket; threads claim chunks of it dynamically, relax with an atomic min and put improved
+  vertices into *thread-local* bins; each thread keeps processing its own copy of the current
+  bucket while it stays small (GAP's *bucket fusion*, which saves barriers on long thin
+  buckets); then a min-reduction picks the next bucket, every thread appends its local bin for
+  it to the shared frontier (deduplicated with a per-vertex stamp) and a barrier starts the
+  next round. Waiting threads yield the core (``sched_yield``), so T may exceed the cores.
+
+Buckets live in a ring of ``W`` slots (a power of two at least ``max_weight / Δ + 2``, so
+that every relaxation from the current bucket lands inside the ring); when Δ is so small that
+the ring would be too large, arcs landing beyond it go to a *far pile* that is pulled into the
+ring when the ring's buckets run out. Local bins are linked lists of fixed-size chunks in a
+per-thread pool that grows by doubling.
+
+Weights int64 (exact) or non-negative float64 (bucket ``floor(d / Δ)``); answers are float64
+distances with ``inf`` for unreachable vertices, like :func:`llpbench.problems.sssp.answer`.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+
+import numpy as np
+from numba import njit, typeof, types
+from numba.extending import overload
+
+from llpbench.baselines import BaselineResult
+from llpbench.graphs.graph import Graph
+from llpbench.llp.atomics import (
+    atomic_exchange,
+    atomic_fetch_add,
+    atomic_load,
+    atomic_min,
+    atomic_store,
+    cpu_yield,
+)
+
+__all__ = ["delta_stepping", "default_delta", "resolve_delta", "MAX_THREADS", "NAME"]
+
+NAME = "delta-stepping"
+MAX_THREADS = 256
+INT_INF = np.iinfo(np.int64).max
+MAX_INT_DELTA = 2**62  # larger integer Δ values act alike (one bucket) and are clamped
+NO_BIN = np.int64(2**62)  # "no bucket": larger than any real bucket index
+BIN_CAP = np.int64(2**62 - 2**40)  # bucket indices are clamped below this (tiny float Δ)
+FLOAT_BIN_CAP = float(BIN_CAP)
+MAX_RING_SERIAL = 1 << 16  # ring slots, one thread (int32 heads: 256 KiB)
+MAX_RING_PARALLEL = 1 << 12  # ring slots per thread (four int64 arrays each)
+CHUNK = 256  # items per chunk of a thread-local bin
+INIT_CHUNKS = 16  # chunks per thread before the pool first grows
+GRAIN = 64  # frontier items claimed at a time (GAP: schedule(dynamic, 64))
+FUSE_LIMIT = 1000  # GAP's kBinSizeThreshold: fuse the current bucket while below this
+
+# Counter slots (one padded row per thread).
+C_BUCKETS = 0  # rounds: buckets taken up (a bucket split by a large fusion counts again)
+C_PROCESSED = 1  # vertices whose out-arcs were relaxed
+C_RELAX = 2  # arcs examined
+C_IMPROVED = 3  # distances lowered
+C_STALE = 4  # bucket entries skipped (their vertex had moved to a lower bucket)
+C_FUSED = 5  # vertices processed by bucket fusion (parallel kernel)
+C_FAR = 6  # vertices pushed to, or pulled back from, the far pile
+C_LOST = 7  # atomic mins that lost to a concurrent lower value (parallel kernel)
+C_CHUNKS = 8  # bin chunks each thread ever held at once (parallel kernel; memory use)
+ROW = 16
+COUNTER_NAMES = (
+    "buckets",
+    "processed",
+    "relaxations",
+    "improved",
+    "stale",
+    "fused",
+    "far",
+    "lost_races",
+    "chunks",
+)
+
+# Shared control slots of the parallel kernel (int64, one cache line apart). The start
+# barrier and the round barrier live here rather than in llpbench.llp.sync: numba's disk
+# cache only notices edits to this file, so a kernel cached here must not depend on another
+# module's slot layout.
+_PAD = 8
+SH_BIN = 0  # + parity * PAD: bucket of the round (and min-reduction target of the next)
+SH_SIZE = 2 * _PAD  # + parity * PAD: frontier size
+SH_CURSOR = 4 * _PAD  # + parity * PAD: next frontier item to claim
+SH_READY = 6 * _PAD  # workers at the start barrier
+SH_GO = 7 * _PAD  # set by the launcher once all are ready: the clock starts
+SH_COUNT = 8 * _PAD  # round barrier: arrivals
+SH_GEN = 9 * _PAD  # round barrier: generation
+SH_SLOTS = 10 * _PAD
+
+
+# --------------------------------------------------------------------------- bucket index
+
+
+def _bucket(d, delta):  # pragma: no cover - replaced by the overload in compiled code
+    raise NotImplementedError
+
+
+@overload(_bucket)
+def _bucket_impl(d, delta):
+    """``floor(d / Δ)``: exact integer division for int64, monotone ``floor`` for float64."""
+    if isinstance(d, types.Integer):
+
+        def int_impl(d, delta):
+            return min(d // delta, BIN_CAP)
+
+        return int_impl
+
+    def float_impl(d, delta):
+        return np.int64(min(np.floor(d / delta), FLOAT_BIN_CAP))
+
+    return float_impl
+
+
+# --------------------------------------------------------------------------- one thread
+
+
+@njit(nogil=True, cache=True)
+def _solve_serial(indptr, indices, weights, dist, source, delta, ring, ctr):
+    """Δ-stepping on one thread; ``dist`` holds inf/INT_INF everywhere except the source.
+
+    Bucket ``b`` is the FIFO list in slot ``b % ring`` (slot ``ring``: the far pile);
+    ``where[v]`` is the slot holding ``v``, or -1.
+    """
+    n = dist.shape[0]
+    mask = ring - 1
+    far_slot = ring
+    nxt = np.empty(n, indices.dtype)
+    prv = np.empty(n, indices.dtype)
+    where = np.full(n, -1, np.int32)
+    head = np.full(ring + 1, -1, indices.dtype)
+    tail = np.full(ring + 1, -1, indices.dtype)
+    n_buckets = 0
+    n_processed = 0
+    n_relax = 0
+    n_improved = 0
+    n_far = 0
+    in_ring = 1
+    far_count = 0
+    far_min = NO_BIN
+    cur = _bucket(dist[source], delta)
+    s0 = cur & mask
+    nxt[source] = -1
+    prv[source] = -1
+    head[s0] = source
+    tail[s0] = source
+    where[source] = s0
+    while True:
+        slot = cur & mask
+        n_buckets += 1
+        while head[slot] >= 0:
+            u = head[slot]
+            q = nxt[u]
+            head[slot] = q
+            if q >= 0:
+                prv[q] = -1
+            else:
+                tail[slot] = -1
+            where[u] = -1
+            in_ring -= 1
+            n_processed += 1
+            du = dist[u]
+            lo = indptr[u]
+            hi = indptr[u + 1]
+            n_relax += hi - lo
+            for e in range(lo, hi):
+                v = indices[e]
+                nd = du + weights[e]
+                if nd < dist[v]:
+                    dist[v] = nd
+                    n_improved += 1
+                    b = _bucket(nd, delta)
+                    if b - cur < ring:
+                        ns = b & mask
+                        ws = where[v]
+                        if ws == ns:
+                            continue  # already waiting in that bucket
+                        if ws >= 0:  # unlink v from its old bucket
+                            p = prv[v]
+                            x = nxt[v]
+                            if p >= 0:
+                                nxt[p] = x
+                            else:
+                                head[ws] = x
+                            if x >= 0:
+                                prv[x] = p
+                            else:
+                                tail[ws] = p
+                            if ws == far_slot:
+                                far_count -= 1
+                            else:
+                                in_ring -= 1
+                        t = tail[ns]  # append v to its new bucket
+                        nxt[v] = -1
+                        prv[v] = t
+                        if t >= 0:
+                            nxt[t] = v
+                        else:
+                            head[ns] = v
+                        tail[ns] = v
+                        where[v] = ns
+                        in_ring += 1
+                    else:
+                        if b < far_min:
+                            far_min = b
+                        ws = where[v]
+                        if ws == far_slot:
+                            continue
+                        if ws >= 0:
+                            p = prv[v]
+                            x = nxt[v]
+                            if p >= 0:
+                                nxt[p] = x
+                            else:
+                                head[ws] = x
+                            if x >= 0:
+                                prv[x] = p
+                            else:
+                                tail[ws] = p
+                            in_ring -= 1
+                        t = tail[far_slot]
+                        nxt[v] = -1
+                        prv[v] = t
+                        if t >= 0:
+                            nxt[t] = v
+                        else:
+                            head[far_slot] = v
+                        tail[far_slot] = v
+                        where[v] = far_slot
+                        far_count += 1
+                        n_far += 1
+        # the next non-empty bucket in the ring
+        nb = NO_BIN
+        if in_ring > 0:
+            for b in range(cur + 1, cur + ring):
+                if head[b & mask] >= 0:
+                    nb = b
+                    break
+        if far_count > 0 and far_min <= nb:
+            # the far pile may hold the next bucket: move the ring there, pull in what fits
+            exact = NO_BIN
+            x = head[far_slot]
+            while x >= 0:
+                exact = min(exact, _bucket(dist[x], delta))
+                x = nxt[x]
+            nb = min(nb, exact)
+            far_min = NO_BIN
+            x = head[far_slot]
+            while x >= 0:
+                y = nxt[x]
+                b = _bucket(dist[x], delta)
+                if b - nb < ring:
+                    p = prv[x]
+                    if p >= 0:
+                        nxt[p] = y
+                    else:
+                        head[far_slot] = y
+                    if y >= 0:
+                        prv[y] = p
+                    else:
+                        tail[far_slot] = p
+                    ns = b & mask
+                    t = tail[ns]
+                    nxt[x] = -1
+                    prv[x] = t
+                    if t >= 0:
+                        nxt[t] = x
+                    else:
+                        head[ns] = x
+                    tail[ns] = x
+                    where[x] = ns
+                    far_count -= 1
+                    in_ring += 1
+                    n_far += 1
+                elif b < far_min:
+                    far_min = b
+                x = y
+        if nb == NO_BIN:
+            break
+        cur = nb
+    ctr[0, C_BUCKETS] = n_buckets
+    ctr[0, C_PROCESSED] = n_processed
+    ctr[0, C_RELAX] = n_relax
+    ctr[0, C_IMPROVED] = n_improved
+    ctr[0, C_FAR] = n_far
+
+
+# --------------------------------------------------------------------------- T threads
+# Thread-local bins: slot s of the ring is a linked list of chunks (head[s] .. tail[s]) in the
+# thread's pool; chunk c holds pool[c * CHUNK : c * CHUNK + ccount[c]] and links to cnext[c].
+# pst = [free-list head, chunks ever used, free chunks, items in the ring, far length, far min,
+# lowest possibly non-empty ring bucket].
+# The hot path (claim an item, relax its arcs, push to a bin) is written out inline in
+# _worker: numba increfs every array argument of a called function, two atomic operations
+# per array and call, which cost more than the relaxations themselves.
+
+P_FREE = 0
+P_USED = 1
+P_NFREE = 2
+P_INRING = 3
+P_FARLEN = 4
+P_FARMIN = 5
+P_LOW = 6  # no non-empty bucket of this thread's ring lies below this one
+
+
+@njit(nogil=True, cache=True)
+def _new_chunk(cnext, ccount, pst):
+    c = pst[P_FREE]
+    if c >= 0:
+        pst[P_FREE] = cnext[c]
+        pst[P_NFREE] -= 1
+    else:
+        c = pst[P_USED]
+        pst[P_USED] = c + 1
+    cnext[c] = -1
+    ccount[c] = 0
+    return c
+
+
+@njit(nogil=True, cache=True)
+def _grow_pool(pool, cnext, ccount, pst, need):
+    """Bigger copies of the pool arrays, with room for ``need`` more chunks."""
+    nch = cnext.shape[0]
+    new = max(2 * nch, pst[P_USED] + need)
+    pool2 = np.empty(new * CHUNK, pool.dtype)
+    pool2[: nch * CHUNK] = pool
+    cnext2 = np.empty(new, np.int64)
+    cnext2[:nch] = cnext
+    ccount2 = np.empty(new, np.int64)
+    ccount2[:nch] = ccount
+    return pool2, cnext2, ccount2
+
+
+@njit(nogil=True, cache=True)
+def _grow_far(far, pst, need):
+    far2 = np.empty(max(2 * far.shape[0], pst[P_FARLEN] + need), far.dtype)
+    far2[: pst[P_FARLEN]] = far[: pst[P_FARLEN]]
+    return far2
+
+
+@njit(nogil=True, cache=True)
+def _barrier(sh, nthreads):
+    """Generation-counting barrier; waiting threads yield (T may exceed the cores)."""
+    gen = atomic_load(sh, SH_GEN)
+    if atomic_fetch_add(sh, SH_COUNT, 1) == nthreads - 1:
+        atomic_store(sh, SH_COUNT, 0)
+        atomic_fetch_add(sh, SH_GEN, 1)
+        return
+    while atomic_load(sh, SH_GEN) == gen:
+        cpu_yield()
+
+
+@njit(nogil=True, cache=True)
+def _worker(tid, nthreads, indptr, indices, weights, dist, delta, ring, frontier, mark, sh, ctr):
+    """One of T threads running GAP's parallel Δ-stepping (see the module docstring)."""
+    mask = ring - 1
+    row = ctr[tid]
+    pool = np.empty(INIT_CHUNKS * CHUNK, frontier.dtype)
+    cnext = np.empty(INIT_CHUNKS, np.int64)
+    ccount = np.empty(INIT_CHUNKS, np.int64)
+    pst = np.zeros(8, np.int64)
+    pst[P_FREE] = -1
+    pst[P_FARMIN] = NO_BIN
+    head = np.full(ring, -1, np.int64)
+    tail = np.full(ring, -1, np.int64)
+    size = np.zeros(ring, np.int64)
+    far = np.empty(64, frontier.dtype)
+    tmp = np.empty(CHUNK, frontier.dtype)
+    n_processed = 0
+    n_relax = 0
+    n_improved = 0
+    n_stale = 0
+    n_fused = 0
+    n_far = 0
+    n_lost = 0
+    atomic_fetch_add(sh, SH_READY, 1)  # start barrier: the launcher sets GO when all are in
+    while atomic_load(sh, SH_GO) == 0:
+        cpu_yield()
+
+    par = 0
+    rnd = 0
+    cur = atomic_load(sh, SH_BIN)
+    while True:
+        rnd += 1
+        if tid == 0:
+            row[C_BUCKETS] += 1
+        # 1-2. the shared frontier (the current bucket), claimed GRAIN items at a time, then
+        # bucket fusion: this thread's own part of the bucket, while it stays small
+        fsize = atomic_load(sh, SH_SIZE + par * _PAD)
+        cslot = cur & mask
+        fusing = False
+        i = 0
+        stop = 0
+        c = -1
+        k = 0
+        while True:
+            if not fusing:
+                if i >= stop:
+                    i = atomic_fetch_add(sh, SH_CURSOR + par * _PAD, GRAIN)
+                    stop = min(i + GRAIN, fsize)
+                    if i >= fsize:
+                        fusing = True
+                        continue
+                u = frontier[i]
+                i += 1
+                du = atomic_load(dist, u)
+                if _bucket(du, delta) < cur:
+                    n_stale += 1
+                    continue
+            else:
+                if c >= 0 and k >= ccount[c]:  # chunk done: free it, go to the next
+                    nc = cnext[c]
+                    cnext[c] = pst[P_FREE]
+                    pst[P_FREE] = c
+                    pst[P_NFREE] += 1
+                    c = nc
+                    k = 0
+                if c < 0:
+                    sz = size[cslot]
+                    if sz == 0 or sz >= FUSE_LIMIT:
+                        break
+                    c = head[cslot]  # detach the slot's list and work through it
+                    head[cslot] = -1
+                    tail[cslot] = -1
+                    pst[P_INRING] -= sz
+                    size[cslot] = 0
+                    k = 0
+                u = pool[c * CHUNK + k]
+                k += 1
+                du = atomic_load(dist, u)
+                n_fused += 1
+            # relax u's out-arcs; room first for what they may push
+            lo = indptr[u]
+            hi = indptr[u + 1]
+            deg = hi - lo
+            need = deg // CHUNK + min(deg, ring) + 2
+            if cnext.shape[0] - pst[P_USED] + pst[P_NFREE] < need:
+                pool, cnext, ccount = _grow_pool(pool, cnext, ccount, pst, need)
+            if pst[P_FARLEN] + deg > far.shape[0]:
+                far = _grow_far(far, pst, deg)
+            n_processed += 1
+            n_relax += deg
+            for e in range(lo, hi):
+                v = indices[e]
+                nd = du + weights[e]
+                if nd < atomic_load(dist, v):
+                    if nd < atomic_min(dist, v, nd):
+                        n_improved += 1
+                        b = _bucket(nd, delta)
+                        if b - cur < ring:
+                            s = b & mask
+                            t = tail[s]
+                            if t < 0 or ccount[t] == CHUNK:
+                                nc = _new_chunk(cnext, ccount, pst)
+                                if t < 0:
+                                    head[s] = nc
+                                else:
+                                    cnext[t] = nc
+                                tail[s] = nc
+                                t = nc
+                            pool[t * CHUNK + ccount[t]] = v
+                            ccount[t] += 1
+                            size[s] += 1
+                            pst[P_INRING] += 1
+                            if b < pst[P_LOW]:
+                                pst[P_LOW] = b
+                        else:
+                            fl = pst[P_FARLEN]
+                            far[fl] = v
+                            pst[P_FARLEN] = fl + 1
+                            if b < pst[P_FARMIN]:
+                                pst[P_FARMIN] = b
+                            n_far += 1
+                    else:
+                        n_lost += 1
+        # 3. this thread's lowest non-empty bucket, min-reduced into the next round's slot
+        cand = NO_BIN
+        if pst[P_INRING] > 0:
+            for b in range(max(cur, pst[P_LOW]), cur + ring):
+                if size[b & mask] > 0:
+                    cand = b
+                    break
+            pst[P_LOW] = cand
+        if pst[P_FARLEN] > 0 and pst[P_FARMIN] < cand:
+            cand = pst[P_FARMIN]
+        nxt_par = 1 - par
+        if cand < NO_BIN:
+            atomic_min(sh, SH_BIN + nxt_par * _PAD, cand)
+        _barrier(sh, nthreads)
+        nb = atomic_load(sh, SH_BIN + nxt_par * _PAD)
+        if tid == 0:  # reset this round's slots: they serve the round after next
+            sh[SH_BIN + par * _PAD] = NO_BIN
+            sh[SH_SIZE + par * _PAD] = 0
+            sh[SH_CURSOR + nxt_par * _PAD] = 0
+        if nb == NO_BIN:
+            break
+        # 4. pull far-pile vertices that now fit in the ring (dist is quiet between barriers)
+        if pst[P_FARLEN] > 0 and pst[P_FARMIN] - nb < ring:
+            kept = 0
+            fmin = NO_BIN
+            nfar = pst[P_FARLEN]
+            need = nfar // CHUNK + min(nfar, ring) + 2
+            if cnext.shape[0] - pst[P_USED] + pst[P_NFREE] < need:
+                pool, cnext, ccount = _grow_pool(pool, cnext, ccount, pst, need)
+            for j in range(nfar):
+                v = far[j]
+                b = _bucket(atomic_load(dist, v), delta)
+                if b < nb:
+                    n_stale += 1  # it was lowered and processed in an earlier bucket
+                elif b - nb < ring:
+                    s = b & mask
+                    t = tail[s]
+                    if t < 0 or ccount[t] == CHUNK:
+                        nc = _new_chunk(cnext, ccount, pst)
+                        if t < 0:
+                            head[s] = nc
+                        else:
+                            cnext[t] = nc
+                        tail[s] = nc
+                        t = nc
+                    pool[t * CHUNK + ccount[t]] = v
+                    ccount[t] += 1
+                    size[s] += 1
+                    pst[P_INRING] += 1
+                    if b < pst[P_LOW]:
+                        pst[P_LOW] = b
+                    n_far += 1
+                else:
+                    far[kept] = v
+                    kept += 1
+                    if b < fmin:
+                        fmin = b
+            pst[P_FARLEN] = kept
+            pst[P_FARMIN] = fmin
+        # 5. append this thread's bin for the next bucket to the shared frontier, once per
+        # vertex (the same bucket may span rounds, so the stamp is the round)
+        s = nb & mask
+        if size[s] > 0:
+            c = head[s]
+            head[s] = -1
+            tail[s] = -1
+            pst[P_INRING] -= size[s]
+            size[s] = 0
+            while c >= 0:
+                m = 0
+                for j in range(ccount[c]):
+                    v = pool[c * CHUNK + j]
+                    if _bucket(atomic_load(dist, v), delta) < nb:
+                        n_stale += 1
+                    elif atomic_exchange(mark, v, rnd) != rnd:
+                        tmp[m] = v
+                        m += 1
+                if m > 0:
+                    pos = atomic_fetch_add(sh, SH_SIZE + nxt_par * _PAD, m)
+                    for j in range(m):
+                        frontier[pos + j] = tmp[j]
+                nc = cnext[c]
+                cnext[c] = pst[P_FREE]
+                pst[P_FREE] = c
+                pst[P_NFREE] += 1
+                c = nc
+        _barrier(sh, nthreads)
+        cur = nb
+        par = nxt_par
+    row[C_PROCESSED] = n_processed
+    row[C_RELAX] = n_relax
+    row[C_IMPROVED] = n_improved
+    row[C_STALE] = n_stale
+    row[C_FUSED] = n_fused
+    row[C_FAR] = n_far
+    row[C_LOST] = n_lost
+    row[C_CHUNKS] = pst[P_USED]
+
+
+# --------------------------------------------------------------------------- Python side
+
+
+def default_delta(graph: Graph) -> int | float:
+    """The default Δ: the median arc weight (positive weights only if the median is 0).
+
+    int for integer weights (at least 1), float otherwise (1.0 if no weight is positive).
+    """
+    w = graph.weights
+    med = float(np.median(w)) if w.shape[0] else 0.0
+    if med <= 0 and w.shape[0]:
+        pos = w[w > 0]
+        med = float(np.median(pos)) if pos.shape[0] else 0.0
+    if graph.integer_weights:
+        return max(1, int(round(med)))
+    return med if med > 0 else 1.0
+
+
+def resolve_delta(graph: Graph, delta: float | None) -> int | float:
+    """The Δ actually used: ``delta`` as the weights' type (int >= 1), or the default.
+
+    Raises
+    ------
+    ValueError
+        If ``delta`` is not a positive finite number.
+    """
+    if delta is None:
+        return default_delta(graph)
+    d = float(delta)
+    if not math.isfinite(d) or d <= 0:
+        raise ValueError(f"delta must be a positive finite number, got {delta!r}")
+    if graph.integer_weights:
+        return min(max(1, int(math.floor(d))), MAX_INT_DELTA)
+    return d
+
+
+def _ring_size(graph: Graph, delta: int | float, cap: int) -> int:
+    """Ring slots: a power of two >= max_weight / Δ + 2 (then no arc reaches past the ring)."""
+    maxw = graph.weights.max() if graph.m else 0
+    if graph.integer_weights:
+        span = int(maxw) // int(delta) + 2
+    else:
+        ratio = float(maxw) / float(delta)
+        span = int(ratio) + 2 if ratio < cap else cap
+    ring = 2
+    while ring < span and ring < cap:
+        ring *= 2
+    return ring
+
+
+def _compile(dispatcher, args) -> float:
+    t0 = time.perf_counter()
+    dispatcher.compile(tuple(typeof(a) for a in args))
+    return time.perf_counter() - t0
+
+
+def _run_threads(args_per_thread: list[tuple], sh: np.ndarray) -> float:
+    """Run :func:`_worker` on one OS thread per args tuple; time from the GO signal."""
+    errors: list[BaseException] = []
+
+    def body(*args):
+        try:
+            _worker(*args)
+        except BaseException as exc:  # re-raised in the caller
+            errors.append(exc)
+            sh[SH_GO] = 1
+
+    pool = [threading.Thread(target=body, args=a, daemon=True) for a in args_per_thread]
+    for t in pool:
+        t.start()
+    while sh[SH_READY] < len(pool) and not errors:
+        time.sleep(0.0002)
+    t0 = time.perf_counter()
+    sh[SH_GO] = 1
+    for t in pool:
+        t.join()
+    seconds = time.perf_counter() - t0
+    if errors:
+        raise errors[0]
+    return seconds
+
+
+def delta_stepping(
+    graph: Graph, source: int, *, threads: int = 1, delta: float | None = None
+) -> BaselineResult:
+    """Shortest-path distances from ``source`` by Δ-stepping on ``threads`` OS threads.
+
+    Parameters
+    ----------
+    graph : Graph
+        Non-negative int64 or float64 arc weights.
+    source : int
+        The source vertex.
+    threads : int
+        Worker threads, 1 to 256, whatever the number of cores; 1 runs the serial kernel
+        (no atomics, no barriers).
+    delta : float, optional
+        Bucket width; default :func:`default_delta` (the median arc weight). Integer weights
+        use ``max(1, floor(delta))``.
+
+    Returns
+    -------
+    BaselineResult
+        ``answer``: float64 distances, ``inf`` where unreachable (exact for int weights);
+        ``seconds``: the solve, from the moment all workers are ready (compilation, or
+        loading it from numba's cache, is in ``compile_seconds``); ``params``:
+        ``{"delta": Δ used, "threads": T}``; ``counters``: buckets (rounds), processed
+        (vertices whose arcs were relaxed), relaxations (arcs examined), improved (distances
+        lowered), stale (bucket entries skipped), fused (processed by bucket fusion), far
+        (far-pile moves), lost_races (atomic mins beaten by another thread), chunks (local
+        bin chunks held by the threads, summed), ring (bucket ring slots).
+
+    Raises
+    ------
+    ValueError
+        If ``source`` is not a vertex, ``threads`` is out of range or ``delta`` is not positive.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> g = Graph.from_edges(3, np.array([0, 1, 0]), np.array([1, 2, 2]), np.array([1, 1, 5]))
+    >>> delta_stepping(g, 0).answer.tolist()
+    [0.0, 1.0, 2.0]
+    """
+    n = graph.n
+    if isinstance(source, bool) or not 0 <= int(source) < n:
+        raise ValueError(f"source {source} is not a vertex of {graph.name} (0..{n - 1})")
+    if not 1 <= int(threads) <= MAX_THREADS:
+        raise ValueError(f"threads must be between 1 and {MAX_THREADS}, got {threads}")
+    source = int(source)
+    threads = int(threads)
+    delta_used = resolve_delta(graph, delta)
+    integer = graph.integer_weights
+    if integer:
+        dist = np.full(n, INT_INF, dtype=np.int64)
+        kdelta = np.int64(delta_used)
+    else:
+        dist = np.full(n, np.inf, dtype=np.float64)
+        kdelta = np.float64(delta_used)
+    dist[source] = 0
+    indptr, indices, weights = graph.indptr, graph.indices, graph.weights
+    ctr = np.zeros((threads, ROW), dtype=np.int64)
+
+    if threads == 1:
+        ring = _ring_size(graph, delta_used, MAX_RING_SERIAL)
+        args = (indptr, indices, weights, dist, np.int64(source), kdelta, np.int64(ring), ctr)
+        compile_s = _compile(_solve_serial, args)
+        t0 = time.perf_counter()
+        _solve_serial(*args)
+        seconds = time.perf_counter() - t0
+    else:
+        ring = _ring_size(graph, delta_used, MAX_RING_PARALLEL)
+        frontier = np.empty(max(1, n), dtype=indices.dtype)
+        frontier[0] = source
+        mark = np.zeros(max(1, n), dtype=np.int32)  # round stamps
+        sh = np.zeros(SH_SLOTS, dtype=np.int64)
+        sh[SH_BIN] = int(dist[source] // kdelta)  # bucket 0
+        sh[SH_BIN + _PAD] = int(NO_BIN)
+        sh[SH_SIZE] = 1
+        common = (indptr, indices, weights, dist, kdelta, np.int64(ring), frontier, mark, sh, ctr)
+        compile_s = _compile(_worker, (np.int64(0), np.int64(threads)) + common)
+        per_thread = [(np.int64(t), np.int64(threads)) + common for t in range(threads)]
+        seconds = _run_threads(per_thread, sh)
+
+    answer = dist.astype(np.float64)
+    if integer:
+        answer[dist == INT_INF] = np.inf
+    totals = ctr.sum(axis=0)
+    counters = {name: int(totals[i]) for i, name in enumerate(COUNTER_NAMES)}
+    counters["ring"] = int(ring)
+    return BaselineResult(
+        answer=answer,
+        seconds=seconds,
+        compile_seconds=compile_s,
+        name=NAME,
+        params={"delta": delta_used, "threads": threads},
+        counters=counters,
+    )

@@ -1,0 +1,272 @@
+"""Δ-stepping and its Δ tuning: exact answers against scipy's Dijkstra, any thread count."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from scipy.sparse.csgraph import dijkstra
+
+from llpbench.baselines import BaselineResult
+from llpbench.baselines.delta_stepping import (
+    INIT_CHUNKS,
+    default_delta,
+    delta_stepping,
+    resolve_delta,
+)
+from llpbench.baselines.delta_tuning import (
+    DeltaTuning,
+    delta_grid,
+    load_tuned,
+    save_tuned,
+    tune_delta,
+)
+from llpbench.errors import FormatError
+from llpbench.graphs.generators import kronecker
+from llpbench.graphs.graph import Graph
+from llpbench.graphs.weights import assign_weights
+
+THREADS = [1, 2, 3, 8, 32]
+
+
+def reference(graph: Graph, source: int) -> np.ndarray:
+    return dijkstra(graph.to_scipy(), directed=True, indices=source)
+
+
+def assert_same(got: np.ndarray, want: np.ndarray, integer: bool) -> None:
+    assert got.dtype == np.float64 and got.shape == want.shape
+    np.testing.assert_array_equal(np.isinf(got), np.isinf(want))
+    if integer:
+        np.testing.assert_array_equal(got, want)
+    else:
+        np.testing.assert_allclose(got, want, rtol=1e-9, atol=0)
+
+
+def pick_delta(graph: Graph, kind: str):
+    fixed = {"default": None, "one": 1, "huge": 1e12, "small": 1e-3}
+    return default_delta(graph) if kind == "median" else fixed[kind]
+
+
+@st.composite
+def random_graphs(draw):
+    n = draw(st.integers(1, 24))
+    m = draw(st.integers(0, 3 * n))
+    ends = st.lists(st.integers(0, n - 1), min_size=m, max_size=m)
+    src, dst = np.array(draw(ends), dtype=np.int64), np.array(draw(ends), dtype=np.int64)
+    if draw(st.booleans()):
+        w = np.array(draw(st.lists(st.integers(0, 1000), min_size=m, max_size=m)), np.int64)
+    else:
+        real = st.floats(0, 100, allow_nan=False, allow_infinity=False)
+        w = np.array(draw(st.lists(real, min_size=m, max_size=m)), np.float64)
+    g = Graph.from_edges(
+        n, src, dst, w, symmetrize=draw(st.booleans()), drop_self_loops=draw(st.booleans())
+    )
+    return g, draw(st.integers(0, n - 1))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    case=random_graphs(),
+    threads=st.sampled_from(THREADS),
+    kind=st.sampled_from(["default", "one", "huge", "small"]),
+)
+def test_random_graphs_match_scipy(case, threads, kind):
+    graph, source = case
+    res = delta_stepping(graph, source, threads=threads, delta=pick_delta(graph, kind))
+    assert_same(res.answer, reference(graph, source), graph.integer_weights)
+
+
+@pytest.fixture(scope="module")
+def kron_int() -> Graph:
+    return assign_weights(kronecker(8, 4, seed=3), "uniform-int:1:255", 7)
+
+
+@pytest.fixture(scope="module")
+def kron_float() -> Graph:
+    return assign_weights(kronecker(8, 4, seed=3), "uniform-float:0:1", 7)
+
+
+@pytest.mark.parametrize("threads", THREADS)
+@pytest.mark.parametrize("kind", ["one", "median", "huge"])
+@pytest.mark.parametrize("weights", ["int", "float"])
+def test_tiny_kronecker_matches_scipy(kron_int, kron_float, threads, kind, weights):
+    graph = kron_int if weights == "int" else kron_float
+    source = int(np.argmax(graph.out_degrees()))
+    res = delta_stepping(graph, source, threads=threads, delta=pick_delta(graph, kind))
+    want = reference(graph, source)
+    assert_same(res.answer, want, graph.integer_weights)
+    assert np.isinf(want).any()  # isolated vertices of the Kronecker graph stay unreachable
+    assert res.counters["processed"] >= np.isfinite(want).sum()
+    assert res.counters["relaxations"] > 0
+
+
+@pytest.mark.parametrize("threads", [1, 2, 8])
+def test_far_pile_with_delta_far_below_the_weights(threads):
+    # max weight / Δ is far beyond the bucket ring, so relaxations land in the far pile
+    g = assign_weights(kronecker(7, 4, seed=1), "uniform-int:1:1000000000", 2)
+    source = int(np.argmax(g.out_degrees()))
+    res = delta_stepping(g, source, threads=threads, delta=1)
+    assert_same(res.answer, reference(g, source), True)
+    assert res.counters["far"] > 0
+    gf = assign_weights(kronecker(7, 4, seed=1), "uniform-float:0:1000", 2)
+    res = delta_stepping(gf, source, threads=threads, delta=1e-6)
+    assert_same(res.answer, reference(gf, source), False)
+    assert res.counters["far"] > 0
+
+
+def test_large_buckets_grow_the_local_bins():
+    # one bucket holding everything: bucket fusion stops, local bins outgrow their first pool
+    g = assign_weights(kronecker(14, 8, seed=5), "uniform-int:1:255", 5)
+    source = int(np.argmax(g.out_degrees()))
+    want = reference(g, source)
+    for threads in (1, 2, 3):
+        res = delta_stepping(g, source, threads=threads, delta=10**12)
+        assert_same(res.answer, want, True)
+        if threads > 1:  # so some thread held more chunks than its first pool has
+            assert res.counters["chunks"] > INIT_CHUNKS * threads
+
+
+def test_unreachable_and_trivial_graphs():
+    g = Graph.from_edges(5, np.array([0, 1, 3]), np.array([1, 2, 4]), np.array([0, 7, 1]))
+    for threads in (1, 4):
+        res = delta_stepping(g, 0, threads=threads)
+        assert res.answer.tolist() == [0.0, 0.0, 7.0, np.inf, np.inf]
+    single = Graph.from_edges(1, np.array([], np.int64), np.array([], np.int64))
+    assert delta_stepping(single, 0, threads=3).answer.tolist() == [0.0]
+
+
+def test_result_fields(kron_int):
+    res = delta_stepping(kron_int, 0, threads=2, delta=37.9)
+    assert isinstance(res, BaselineResult)
+    assert res.name == "delta-stepping"
+    assert res.params["delta"] == 37 and isinstance(res.params["delta"], int)
+    assert res.seconds >= 0 and res.compile_seconds >= 0
+    assert {"buckets", "processed", "relaxations", "improved", "stale"} <= set(res.counters)
+    median = int(round(float(np.median(kron_int.weights))))
+    assert delta_stepping(kron_int, 0).params["delta"] == default_delta(kron_int) == median
+
+
+def test_delta_rules():
+    gi = Graph.from_edges(3, np.array([0, 1, 0]), np.array([1, 2, 2]), np.array([0, 0, 5]))
+    assert default_delta(gi) == 5  # median 0: the median of the positive weights
+    assert resolve_delta(gi, 0.5) == 1 and resolve_delta(gi, 9.9) == 9
+    gf = Graph.from_edges(2, np.array([0]), np.array([1]), np.array([0.0]))
+    assert default_delta(gf) == 1.0 and resolve_delta(gf, 0.25) == 0.25
+    for bad in (0, -1, float("nan"), float("inf")):
+        with pytest.raises(ValueError):
+            resolve_delta(gi, bad)
+
+
+def test_bad_arguments(kron_int):
+    with pytest.raises(ValueError, match="source"):
+        delta_stepping(kron_int, kron_int.n)
+    with pytest.raises(ValueError, match="threads"):
+        delta_stepping(kron_int, 0, threads=0)
+    with pytest.raises(ValueError, match="delta"):
+        delta_stepping(kron_int, 0, delta=0)
+
+
+# --------------------------------------------------------------------------- tuning
+
+
+def test_delta_grid():
+    gi = Graph.from_edges(2, np.array([0]), np.array([1]), np.array([8]))
+    assert delta_grid(gi) == [1, 2, 4, 8, 16, 32, 64, 128]
+    gf = Graph.from_edges(2, np.array([0]), np.array([1]), np.array([0.5]))
+    grid = delta_grid(gf, range(-1, 2))
+    assert grid == [0.25, 0.5, 1.0] and all(isinstance(d, float) for d in grid)
+
+
+def test_tune_delta_picks_a_grid_value(kron_int):
+    sources = [int(np.argmax(kron_int.out_degrees())), 0]
+    for threads in (1, 3):
+        tuning = tune_delta(kron_int, sources, threads=threads, reps=1)
+        assert isinstance(tuning, DeltaTuning)
+        deltas = [d for d, _ in tuning.grid]
+        assert deltas == sorted(deltas) and len(deltas) == len(set(deltas))
+        assert deltas == delta_grid(kron_int)
+        assert tuning.best in deltas
+        assert tuning.seconds(tuning.best) == min(s for _, s in tuning.grid)
+        assert all(s > 0 for _, s in tuning.grid)
+
+
+def test_tune_delta_custom_grid_dedups_rounded_values(kron_int):
+    tuning = tune_delta(kron_int, 0, reps=2, grid=[1.2, 1.7, 4])
+    assert [d for d, _ in tuning.grid] == [1, 4]
+    assert tuning.best in (1, 4)
+    with pytest.raises(ValueError):
+        tune_delta(kron_int, [], reps=1)
+    with pytest.raises(ValueError):
+        tune_delta(kron_int, 0, reps=1, grid=[])
+
+
+def test_tuned_json_round_trip(tmp_path):
+    path = tmp_path / "sub" / "tuned.json"
+    assert load_tuned(path) == {}
+    save_tuned(path, "kronecker", 16)
+    save_tuned(path, "road", 0.125)
+    save_tuned(path, "kronecker", np.int64(32))
+    assert load_tuned(path) == {"kronecker": 32, "road": 0.125}
+    assert isinstance(load_tuned(path)["kronecker"], int)
+    assert sorted(p.name for p in path.parent.iterdir()) == ["tuned.json"]
+    assert json.loads(path.read_text()) == {"kronecker": 32, "road": 0.125}
+    with pytest.raises(ValueError):
+        save_tuned(path, "x", 0)
+
+
+def test_tuned_json_bad_files(tmp_path):
+    path = tmp_path / "tuned.json"
+    path.write_text("{not json")
+    with pytest.raises(FormatError, match="tuned.json"):
+        load_tuned(path)
+    path.write_text('{"kronecker": -3}')
+    with pytest.raises(FormatError, match="kronecker"):
+        load_tuned(path)
+    path.write_text("[1, 2]")
+    with pytest.raises(FormatError):
+        load_tuned(path)
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+def test_tune_delta_command(tmp_path):
+    import typer
+    from typer.testing import CliRunner
+
+    from llpbench.cli.tune import register
+    from llpbench.graphs.formats import write_graph
+
+    app = typer.Typer()
+
+    @app.callback()
+    def _root() -> None:
+        pass
+
+    register(app)
+    graph_file = tmp_path / "g.wel"
+    write_graph(assign_weights(kronecker(6, 4, seed=2), "uniform-int:1:100", 1), graph_file)
+    saved = tmp_path / "tuned.json"
+    out = CliRunner().invoke(
+        app,
+        [
+            "tune-delta",
+            "--graph",
+            str(graph_file),
+            "--threads",
+            "2",
+            "--reps",
+            "1",
+            "--source",
+            "3",
+            "--save",
+            str(saved),
+        ],
+    )
+    assert out.exit_code == 0, out.output
+    assert "best delta" in out.output and "ratio to best" in out.output
+    ((family, delta),) = load_tuned(saved).items()
+    assert isinstance(delta, int) and delta >= 1
