@@ -1,8 +1,9 @@
 """Choosing Δ for the Δ-stepping baseline: tuned once per graph family, then remembered.
 
 As in the paper, Δ is tuned by a grid search over powers of two around the median arc
-weight, once per graph family on the first (representative) graph of that family a run
-meets; the choice is stored in ``<results>/delta.json`` and reused by later runs. An explicit
+weight, once per graph family on a representative graph: the largest graph of that family in
+the sweep (tuning on a tiny graph would pick a Δ for the wrong scale). The choice is stored in
+``<results>/delta.json`` under the representative's name and reused by later runs; an explicit
 ``--delta`` (or ``delta`` in a config) wins over both.
 """
 
@@ -16,28 +17,37 @@ from llpbench.graphs.graph import Graph
 
 
 class DeltaChooser:
-    """Callable ``(graph, source, explicit) -> delta`` that tunes on first use per family."""
+    """Callable ``(graph, source, explicit) -> delta``; tunes on first use per family."""
 
     def __init__(self, path: Path, console: Console | None = None, reps: int = 3) -> None:
         self.path = path
         self.console = console
         self.reps = reps
-        self.used: dict[str, float] = {}
+        self.representatives: dict[str, Graph] = {}
+        self.used: dict[str, dict[str, object]] = {}
+
+    def consider(self, graph: Graph) -> None:
+        """Offer ``graph`` as its family's representative (the largest one wins)."""
+        best = self.representatives.get(graph.family)
+        if best is None or graph.m > best.m:
+            self.representatives[graph.family] = graph
 
     def __call__(self, graph: Graph, source: int, explicit: float | None) -> float | None:
         if explicit:
-            self.used[graph.family] = explicit
+            self.used[graph.name] = {"delta": explicit, "from": "given"}
             return explicit
         from llpbench.baselines.delta_tuning import load_tuned, save_tuned, tune_delta
+        from llpbench.bench.runner import pick_sources
 
-        tuned = load_tuned(self.path).get(graph.family)
+        rep = self.representatives.get(graph.family, graph)
+        tuned = load_tuned(self.path).get(rep.name)
         if tuned is None:
             if self.console:
                 self.console.print(
-                    f"tuning Δ for family {graph.family!r} on {graph.name} (grid search)"
+                    f"tuning Δ for family {graph.family!r} on {rep.name} (grid search)"
                 )
-            result = tune_delta(graph, [max(source, 0)], threads=1, reps=self.reps)
+            result = tune_delta(rep, pick_sources(rep, 1, 42), threads=1, reps=self.reps)
             tuned = result.best
-            save_tuned(self.path, graph.family, tuned)
-        self.used[graph.family] = tuned
+            save_tuned(self.path, rep.name, tuned)
+        self.used[graph.name] = {"delta": tuned, "tuned_on": rep.name}
         return tuned

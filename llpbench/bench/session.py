@@ -70,6 +70,10 @@ def run_sweep(
     status = "interrupted"
     try:
         todo = runner.pending()
+        for study in sweep.studies:
+            if study.problem == "sssp":
+                for name in study.graphs:
+                    deltas.consider(runner.graph(name))
         total = sum(len(reps) for _, reps in todo)
         summary.rows_skipped = store.count_rows()
         with Progress(

@@ -274,15 +274,29 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
-def _cells(df: pd.DataFrame) -> list[list[str]]:
-    def plain(v: Any) -> Any:
-        return v.item() if hasattr(v, "item") else v  # numpy scalars to Python ones
+def _plain(v: Any) -> Any:
+    return v.item() if hasattr(v, "item") else v  # numpy scalars to Python ones
 
-    return [[_fmt(plain(v)) for v in row] for row in df.itertuples(index=False)]
+
+def _cells(df: pd.DataFrame) -> list[list[str]]:
+    return [[_fmt(_plain(v)) for v in row] for row in df.itertuples(index=False)]
 
 
 def _numeric(df: pd.DataFrame) -> list[bool]:
     return [pd.api.types.is_numeric_dtype(df[c]) for c in df.columns]
+
+
+def _for_terminal(df: pd.DataFrame) -> pd.DataFrame:
+    """Times in milliseconds and short headers (words, not identifiers) for a terminal."""
+    out = df.copy()
+    names = {}
+    for col in df.columns:
+        name = str(col)
+        if name.endswith("_s") and pd.api.types.is_numeric_dtype(df[col]):
+            out[col] = df[col] * 1e3
+            name = name[:-2].replace("_median", "") + " ms"
+        names[col] = name.replace("_per_reached", "/v").replace("_", " ")
+    return out.rename(columns=names)
 
 
 def to_rich(df: pd.DataFrame, title: str):
@@ -290,11 +304,15 @@ def to_rich(df: pd.DataFrame, title: str):
     from rich.table import Table
 
     table = Table(title=title, title_justify="left", caption_justify="left")
-    for col, numeric in zip(df.columns, _numeric(df), strict=True):
+    shown = _for_terminal(df)
+    constant = [c for c in shown.columns if len(shown) > 1 and shown[c].nunique(dropna=False) == 1]
+    same = [f"{c}: {_fmt(_plain(shown[c].iloc[0]))}" for c in constant]
+    shown = shown.drop(columns=constant)
+    for col, numeric in zip(shown.columns, _numeric(shown), strict=True):
         table.add_column(str(col), justify="right" if numeric else "left", overflow="fold")
-    for row in _cells(df):
+    for row in _cells(shown):
         table.add_row(*row)
-    notes = df.attrs.get("notes") or []
+    notes = ([f"every row: {'; '.join(same)}"] if same else []) + (df.attrs.get("notes") or [])
     if notes:
         table.caption = "\n".join(f"Note: {n}" for n in notes)
     return table

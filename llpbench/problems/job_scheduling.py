@@ -1,0 +1,261 @@
+"""Job scheduling with prerequisites (earliest start times) as an LLP problem (Garg,
+"Predicate detection to solve combinatorial optimization problems", SPAA 2020; LLP-FW,
+Ribeiro Alves and Garg, 2026).
+
+Formulation
+    Jobs are the vertices of a DAG, an arc (i, j) meaning i must finish before j starts; job
+    i takes ``duration[i]`` >= 1. State: start times ``s``, starting at 0 and advancing up.
+    j is forbidden when some prerequisite i has ``s(i) + duration(i) > s(j)``; advancing j
+    raises ``s(j)`` to the max of those terms with an atomic max and reports j's successors.
+    The least state with nothing forbidden is the earliest schedule: s(j) is the longest
+    duration-weighted path into j. Priority: the start time.
+
+Two statements of the same predicate (as for SSSP)
+    *Direct* (``forbidden``/``advance``): scan j's prerequisites. *Incremental* (``work``):
+    when i advanced, only the terms ``s(i) + duration(i) > s(j)`` of its successors j can
+    have become true, so the item "i advanced" raises those with an atomic max and reports
+    the ones it raised. The worklist seed is every job with a successor (at the bottom,
+    every such term with a positive duration is true).
+
+Instances (``VARIANTS``): ``generate(size, seed)`` draws a DAG with
+:func:`llpbench.graphs.generators.random_dag` (``layered``: ``round(sqrt(n))`` layers, arcs
+between consecutive layers; ``sparse``: arcs along a random order), mean out-degree
+``AVG_DEGREE``; ``make`` also takes any acyclic Graph (e.g. the registry's DAG family), whose
+arc weights are ignored. Durations: seeded uniform integers 1..100.
+Reference: level-synchronous Kahn in numpy. Baseline: Kahn's topological order then one
+longest-path pass over it (numba, one thread).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import njit, typeof
+
+from llpbench.baselines import BaselineResult
+from llpbench.errors import SpecError
+from llpbench.graphs.generators import random_dag
+from llpbench.graphs.graph import Graph
+from llpbench.llp.atomics import atomic_load, atomic_max
+from llpbench.llp.contract import Instance
+from llpbench.llp.counters import ADVANCES, RETRIES
+
+NAME = "job-scheduling"
+INPUT = "size"
+VARIANTS = ("layered", "sparse")
+AVG_DEGREE = 4.0
+MAX_DURATION = 100
+
+# --- kernels -------------------------------------------------------------------------------
+# inst = (indptr, indices, rev_indptr, rev_sources, durations)
+
+
+@njit(nogil=True, cache=True)
+def num_indices(inst, state):
+    return state.shape[0]
+
+
+@njit(nogil=True, cache=True)
+def _earliest(inst, state, j):
+    """max(s(j), max over prerequisites i of s(i) + duration(i))."""
+    rptr, rsrc, dur = inst[2], inst[3], inst[4]
+    best = atomic_load(state, j)
+    for e in range(rptr[j], rptr[j + 1]):
+        i = rsrc[e]
+        cand = atomic_load(state, i) + dur[i]
+        if cand > best:
+            best = cand
+    return best
+
+
+@njit(nogil=True, cache=True)
+def forbidden(inst, state, j):
+    return _earliest(inst, state, j) > atomic_load(state, j)
+
+
+@njit(nogil=True, cache=True)
+def advance(inst, state, j, out, ctr):
+    indptr, indices = inst[0], inst[1]
+    best = _earliest(inst, state, j)
+    if best > atomic_max(state, j, best):
+        ctr[ADVANCES] += 1
+    else:
+        ctr[RETRIES] += 1
+    k = 0
+    for e in range(indptr[j], indptr[j + 1]):
+        out[k] = indices[e]
+        k += 1
+    return k
+
+
+@njit(nogil=True, cache=True)
+def work(inst, state, i, out, ctr):
+    indptr, indices, dur = inst[0], inst[1], inst[4]
+    finish = atomic_load(state, i) + dur[i]
+    k = 0
+    for e in range(indptr[i], indptr[i + 1]):
+        j = indices[e]
+        if finish > atomic_load(state, j):
+            if finish > atomic_max(state, j, finish):
+                out[k] = j
+                k += 1
+                ctr[ADVANCES] += 1
+            else:
+                ctr[RETRIES] += 1
+    return k
+
+
+@njit(nogil=True, cache=True)
+def priority(inst, state, j):
+    return atomic_load(state, j)
+
+
+@njit(nogil=True, cache=True)
+def stale(inst, state, j, key):
+    return atomic_load(state, j) > key
+
+
+# --- instances -----------------------------------------------------------------------------
+
+
+@njit(nogil=True, cache=True)
+def topological_order(indptr, indices):
+    """Kahn's order of the vertices; shorter than n if the graph has a cycle."""
+    n = indptr.shape[0] - 1
+    indeg = np.zeros(n, dtype=np.int64)
+    for e in range(indices.shape[0]):
+        indeg[indices[e]] += 1
+    order = np.empty(n, dtype=np.int64)
+    tail = 0
+    for v in range(n):
+        if indeg[v] == 0:
+            order[tail] = v
+            tail += 1
+    head = 0
+    while head < tail:
+        u = order[head]
+        head += 1
+        for e in range(indptr[u], indptr[u + 1]):
+            v = indices[e]
+            indeg[v] -= 1
+            if indeg[v] == 0:
+                order[tail] = v
+                tail += 1
+    return order[:tail]
+
+
+def durations(n: int, seed: int) -> np.ndarray:
+    """Seeded job durations, uniform integers 1..``MAX_DURATION``."""
+    return np.random.default_rng([int(seed), 0x10B]).integers(1, MAX_DURATION + 1, n)
+
+
+def instance(graph: Graph, duration: np.ndarray) -> Instance:
+    """The instance of the prerequisite DAG ``graph`` with job ``duration`` (>= 1).
+
+    Raises
+    ------
+    SpecError
+        If ``graph`` has a cycle or a duration is missing or below 1.
+    """
+    duration = np.ascontiguousarray(duration, dtype=np.int64)
+    if duration.shape != (graph.n,) or (graph.n and duration.min() < 1):
+        raise SpecError(f"job-scheduling: {graph.name} needs {graph.n} durations >= 1")
+    if topological_order(graph.indptr, graph.indices).shape[0] != graph.n:
+        raise SpecError(f"job-scheduling: {graph.name} has a cycle; prerequisites need a DAG")
+    rptr, rsrc, _ = graph.reverse
+    n = graph.n
+    outdeg = graph.out_degrees()
+    return Instance(
+        problem=__name__,
+        arrays=(graph.indptr, graph.indices, rptr, rsrc, duration),
+        n=n,
+        max_out=int(outdeg.max(initial=0)),
+        init_state=lambda: np.zeros(n, dtype=np.int64),
+        init_work=np.flatnonzero(outdeg > 0).astype(np.int64),
+        bucket_width=max(1, int(np.median(duration))) if n else 1,
+        meta={"graph": graph, "integer": True},
+    )
+
+
+def generate(size: int, seed: int = 0, variant: str = "layered") -> Instance:
+    """A random DAG of ``size`` jobs (``variant`` in ``VARIANTS``) with seeded durations."""
+    if size is None or size < 1:
+        raise SpecError(f"job-scheduling needs a size >= 1, got {size}")
+    if variant not in VARIANTS:
+        raise SpecError(f"job-scheduling: unknown variant {variant!r}; known: {VARIANTS}")
+    graph = random_dag(int(size), AVG_DEGREE, seed, layered=variant == "layered")
+    return instance(graph, durations(graph.n, seed))
+
+
+def make(
+    graph: Graph | None, size: int | None, seed: int, source=None, variant: str = "layered"
+) -> Instance:
+    """Runner entry point: jobs of ``graph`` if given, else ``generate(size, seed, variant)``."""
+    if graph is not None:
+        return instance(graph, durations(graph.n, seed))
+    return generate(size, seed, variant)
+
+
+# --- answers, reference, baseline ----------------------------------------------------------
+
+
+def answer(inst: Instance, state: np.ndarray) -> np.ndarray:
+    """Earliest start time of each job (int64)."""
+    return state.copy()
+
+
+def reference(inst: Instance) -> np.ndarray:
+    """Level-synchronous Kahn in numpy: a level's jobs push their finish times forward."""
+    graph = inst.meta["graph"]
+    dur = inst.arrays[4]
+    src, dst, _ = graph.edges()
+    start = np.zeros(graph.n, dtype=np.int64)
+    indeg = np.bincount(dst, minlength=graph.n)
+    level = np.flatnonzero(indeg == 0)
+    while level.size:
+        lo, counts = graph.indptr[level], graph.out_degrees()[level]
+        firsts = np.repeat(lo - (np.cumsum(counts) - counts), counts)  # the level's arcs
+        arcs = np.arange(counts.sum(), dtype=np.int64) + firsts
+        np.maximum.at(start, dst[arcs], start[src[arcs]] + dur[src[arcs]])
+        heads, counts = np.unique(dst[arcs], return_counts=True)
+        indeg[heads] -= counts
+        level = heads[indeg[heads] == 0]
+    return start
+
+
+@njit(nogil=True, cache=True)
+def longest_path_starts(indptr, indices, duration):
+    """Earliest starts by one pass over Kahn's topological order."""
+    order = topological_order(indptr, indices)
+    start = np.zeros(indptr.shape[0] - 1, dtype=np.int64)
+    for u in order:
+        finish = start[u] + duration[u]
+        for e in range(indptr[u], indptr[u + 1]):
+            v = indices[e]
+            if finish > start[v]:
+                start[v] = finish
+    return start
+
+
+def verify(result: np.ndarray, expected: np.ndarray) -> str | None:
+    """None if every start time agrees exactly, else a one-line reason."""
+    if result.shape != expected.shape:
+        return f"answer has {result.shape[0]} jobs, expected {expected.shape[0]}"
+    bad = np.flatnonzero(result != expected)
+    if bad.size:
+        j = int(bad[0])
+        return f"{bad.size} jobs differ, first {j}: start {result[j]}, expected {expected[j]}"
+    return None
+
+
+def baseline(inst: Instance, threads: int = 1) -> BaselineResult:
+    """Topological order + longest-path pass (``threads`` is ignored), compile timed apart."""
+    args = (inst.arrays[0], inst.arrays[1], inst.arrays[4])
+    t0 = time.perf_counter()
+    longest_path_starts.compile(tuple(typeof(a) for a in args))
+    compile_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    start = longest_path_starts(*args)
+    seconds = time.perf_counter() - t0
+    return BaselineResult(start, seconds, compile_s, "topological-longest-path", {"threads": 1})
