@@ -1,12 +1,16 @@
-"""Work stealing shared by the per-thread worklists.
+"""Per-thread stores with work stealing, shared by PTWB (heaps) and PTCF (FIFO rings).
 
-A thread whose own store is empty visits the others in order, takes a batch from the first
-non-empty one under that store's lock, releases it, and only then files the batch into its
-own store (never two locks at once, so no lock-order deadlock).
+Each thread pushes into and pops from its own store under that store's lock (uncontended
+unless a thief is visiting). A thread whose store is empty visits the others in order, takes
+a batch from the first non-empty one under that store's lock, releases it, and only then
+files the batch into its own store (never two locks at once, so no lock-order deadlock).
+``ordered`` is a compile-time constant of each worklist module: heaps (smallest keys first,
+half of the victim's store at most) or rings (a chunk from the front).
 """
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from llpbench.llp.counters import STEALS
@@ -15,6 +19,7 @@ from llpbench.llp.worklists.storage import (
     SIZE,
     heap_pop,
     heap_push,
+    new_stores,
     ring_pop,
     ring_push,
     size_hint,
@@ -23,28 +28,64 @@ from llpbench.llp.worklists.storage import (
 STEAL_MAX = 64  # largest batch a thief takes (the chunk size of PTCF)
 
 
+def create_per_thread(n: int, threads: int):
+    """One store per thread, plus each thread's scratch space for a stolen batch."""
+    bufs, meta, locks = new_stores(threads, max(256, n // (4 * threads)))
+    scratch = np.empty((threads, STEAL_MAX, 2), dtype=np.int64)
+    return bufs, meta, locks, scratch, threads
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _put(bufs, meta, s, key, item, ordered):
+    if ordered:
+        heap_push(bufs, meta, s, key, item)
+    else:
+        ring_push(bufs, meta, s, key, item)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _take(bufs, meta, s, ordered):
+    if ordered:
+        return heap_pop(bufs, meta, s)
+    return ring_pop(bufs, meta, s)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def push_own(wl, tid, key, item, ctr, ordered):
+    """Thread ``tid`` files ``(key, item)`` into its own store."""
+    bufs, meta, locks, scratch, nthreads = wl
+    lock_acquire(locks, tid * PAD, ctr)
+    _put(bufs, meta, tid, key, item, ordered)
+    lock_release(locks, tid * PAD)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def pop_own_or_steal(wl, tid, ctr, ordered):
+    """Thread ``tid`` takes from its own store, or steals when it is empty."""
+    bufs, meta, locks, scratch, nthreads = wl
+    if size_hint(meta, tid) > 0:
+        lock_acquire(locks, tid * PAD, ctr)
+        found, key, item = _take(bufs, meta, tid, ordered)
+        lock_release(locks, tid * PAD)
+        if found:
+            return True, key, item
+    return steal(bufs, meta, locks, scratch, tid, nthreads, ctr, ordered)
+
+
 @njit(nogil=True, cache=True)
 def steal(bufs, meta, locks, scratch, tid, nthreads, ctr, ordered):
-    """Steal a batch into ``scratch[tid]``; return ``(found, key, item)`` of its first pair.
-
-    ``ordered`` selects heaps (take the smallest keys, half the victim's store at most)
-    over rings (take a chunk from the front).
-    """
+    """Steal a batch into ``scratch[tid]``; return ``(found, key, item)`` of its first pair."""
     mine = scratch[tid]
     for i in range(1, nthreads):
         victim = (tid + i) % nthreads
-        avail = size_hint(meta, victim)
-        if avail == 0:
+        if size_hint(meta, victim) == 0:
             continue
         lock_acquire(locks, victim * PAD, ctr)
         size = meta[victim * PAD + SIZE]
         take = min(STEAL_MAX, (size + 1) // 2) if ordered else min(STEAL_MAX, size)
         got = 0
         for _ in range(take):
-            if ordered:
-                found, key, item = heap_pop(bufs, meta, victim)
-            else:
-                found, key, item = ring_pop(bufs, meta, victim)
+            found, key, item = _take(bufs, meta, victim, ordered)
             if not found:
                 break
             mine[got, 0] = key
@@ -57,10 +98,7 @@ def steal(bufs, meta, locks, scratch, tid, nthreads, ctr, ordered):
         if got > 1:
             lock_acquire(locks, tid * PAD, ctr)
             for k in range(1, got):
-                if ordered:
-                    heap_push(bufs, meta, tid, mine[k, 0], mine[k, 1])
-                else:
-                    ring_push(bufs, meta, tid, mine[k, 0], mine[k, 1])
+                _put(bufs, meta, tid, mine[k, 0], mine[k, 1], ordered)
             lock_release(locks, tid * PAD)
         return True, mine[0, 0], mine[0, 1]
     return False, 0, 0
