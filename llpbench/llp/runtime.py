@@ -142,8 +142,9 @@ def solve_llp(
     module = bind(SOLVERS[solver], instance.problem, WORKLISTS[worklist] if worklist else None)
     inst = instance.arrays
     state = instance.init_state()
-    ctr = C.new_counters(threads)
-    out = np.empty((threads, max(1, instance.max_out)), dtype=np.int64)
+    # One counter row and one output buffer per thread, each its own array (see rawmem).
+    rows = [C.new_counters(1)[0] for _ in range(threads)]
+    bufs = [np.empty(max(1, instance.max_out), dtype=np.int64) for _ in range(threads)]
     ctl = sync.new_control()
     work = np.ascontiguousarray(instance.init_work, dtype=np.int64)
     compile_s = 0.0
@@ -155,30 +156,36 @@ def solve_llp(
         compile_s += s
         hits += h
 
-    if solver == "cyclic":
-        compiled(module.solve, (inst, state, ctr, out))
-        t0 = time.perf_counter()
-        module.solve(inst, state, ctr, out)
-        seconds = time.perf_counter() - t0
-    elif solver == "bag":
-        wl = _create_worklist(worklist, instance, 1)
-        compiled(module.solve, (inst, state, wl, work, ctr, out))
-        t0 = time.perf_counter()
-        module.solve(inst, state, wl, work, ctr, out)
-        seconds = time.perf_counter() - t0
-    elif solver == "all-indices":
-        compiled(module.worker, (0, threads, inst, state, ctl, ctr, out))
-        args = [(tid, threads, inst, state, ctl, ctr, out) for tid in range(threads)]
-        seconds = _run_threads(module.worker, args, ctl)
-    else:
-        wl = _create_worklist(worklist, instance, threads)
-        compiled(module.seed, (wl, inst, state, work, threads, ctl, ctr))
-        compiled(module.worker, (0, inst, state, wl, ctl, ctr, out))
-        t0 = time.perf_counter()
-        module.seed(wl, inst, state, work, threads, ctl, ctr)
-        seed_s = time.perf_counter() - t0
-        args = [(tid, inst, state, wl, ctl, ctr, out) for tid in range(threads)]
-        seconds = _run_threads(module.worker, args, ctl) + seed_s
+    owner = None
+    try:
+        if solver == "cyclic":
+            compiled(module.solve, (inst, state, rows[0], bufs[0]))
+            t0 = time.perf_counter()
+            module.solve(inst, state, rows[0], bufs[0])
+            seconds = time.perf_counter() - t0
+        elif solver == "bag":
+            wl, owner = _create_worklist(worklist, instance, 1)
+            compiled(module.solve, (inst, state, wl, work, rows[0], bufs[0]))
+            t0 = time.perf_counter()
+            module.solve(inst, state, wl, work, rows[0], bufs[0])
+            seconds = time.perf_counter() - t0
+        elif solver == "all-indices":
+            compiled(module.worker, (0, threads, inst, state, ctl, rows[0], bufs[0]))
+            args = [(t, threads, inst, state, ctl, rows[t], bufs[t]) for t in range(threads)]
+            seconds = _run_threads(module.worker, args, ctl)
+        else:
+            wl, owner = _create_worklist(worklist, instance, threads)
+            compiled(module.seed, (wl, inst, state, work, threads, ctl, rows[0]))
+            compiled(module.worker, (0, inst, state, wl, ctl, rows[0], bufs[0]))
+            t0 = time.perf_counter()
+            module.seed(wl, inst, state, work, threads, ctl, rows[0])
+            seed_s = time.perf_counter() - t0
+            args = [(t, inst, state, wl, ctl, rows[t], bufs[t]) for t in range(threads)]
+            seconds = _run_threads(module.worker, args, ctl) + seed_s
+    finally:
+        if owner is not None:
+            owner.close()
+    ctr = np.stack(rows)
     return SolveResult(
         state=state,
         seconds=seconds,
@@ -192,6 +199,7 @@ def solve_llp(
 
 
 def _create_worklist(worklist: str, instance: Instance, threads: int):
+    """``(wl, owner)``: the worklist's words for compiled code, and the owner of its memory."""
     import importlib
 
     return importlib.import_module(WORKLISTS[worklist]).create(

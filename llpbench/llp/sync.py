@@ -4,7 +4,8 @@ Workers are OS threads that may outnumber the cores many times over (32 threads 
 in the paper's sweeps). A worker that spins while another holds the work steals that
 worker's core, so every wait here spins briefly and then calls ``sched_yield``.
 
-Control arrays are int64 with one slot per cache line (``PAD`` apart).
+Control arrays are int64 with one slot per cache line (``PAD`` apart). Worklist locks are
+words at raw addresses (see :mod:`llpbench.llp.rawmem` for why).
 """
 
 from __future__ import annotations
@@ -13,15 +14,14 @@ import numpy as np
 from numba import njit
 
 from llpbench.llp.atomics import (
-    atomic_cas,
     atomic_fetch_add,
     atomic_load,
     atomic_store,
-    atomic_store_release,
     cpu_sleep_us,
     cpu_yield,
 )
 from llpbench.llp.counters import CONTENTION, IDLE
+from llpbench.llp.rawmem import cas, load_relaxed, store_release
 
 PAD = 8  # int64 slots per cache line
 SPINS_BEFORE_YIELD = 16
@@ -55,10 +55,10 @@ def backoff(idle, ctr):
 
 @njit(nogil=True, cache=True, inline="always")
 def lock_acquire(locks, i, ctr):
-    """Test-and-test-and-set spin lock on ``locks[i]``, yielding while it is held."""
+    """Test-and-test-and-set spin lock on word ``i`` at address ``locks``; yields while held."""
     spins = 0
     while True:
-        if atomic_load(locks, i) == 0 and atomic_cas(locks, i, 0, 1):
+        if load_relaxed(locks, i) == 0 and cas(locks, i, 0, 1):
             return
         ctr[CONTENTION] += 1
         spins += 1
@@ -68,7 +68,7 @@ def lock_acquire(locks, i, ctr):
 
 @njit(nogil=True, cache=True, inline="always")
 def lock_release(locks, i):
-    atomic_store_release(locks, i, 0)
+    store_release(locks, i, 0)
 
 
 @njit(nogil=True, cache=True)

@@ -15,9 +15,7 @@ from llpbench.llp.templates.bind import PROBLEM  # LLP-BIND
 
 
 @njit(nogil=True, cache=True)
-def worker(tid, nthreads, inst, state, ctl, ctr, out):
-    c = ctr[tid]
-    buf = out[tid]
+def worker(tid, nthreads, inst, state, ctl, c, buf):
     n = PROBLEM.num_indices(inst, state)
     lo = n * tid // nthreads
     hi = n * (tid + 1) // nthreads

@@ -11,9 +11,7 @@ from llpbench.llp.templates.bind import PROBLEM, WORKLIST  # LLP-BIND
 
 
 @njit(nogil=True, cache=True)
-def solve(inst, state, wl, items, ctr, out):
-    c = ctr[0]
-    buf = out[0]
+def solve(inst, state, wl, items, c, buf):
     for i in range(items.shape[0]):
         WORKLIST.push(wl, 0, PROBLEM.priority(inst, state, items[i]), items[i], c)
     c[PUSHES] += items.shape[0]

@@ -9,9 +9,7 @@ from llpbench.llp.templates.bind import PROBLEM  # LLP-BIND
 
 
 @njit(nogil=True, cache=True)
-def solve(inst, state, ctr, out):
-    c = ctr[0]
-    buf = out[0]
+def solve(inst, state, c, buf):
     n = PROBLEM.num_indices(inst, state)
     while True:
         c[ROUNDS] += 1

@@ -27,21 +27,22 @@ CREDIT_CHUNK = 64
 
 
 @njit(nogil=True, cache=True)
-def seed(wl, inst, state, items, nthreads, ctl, ctr):
+def seed(wl, inst, state, items, nthreads, ctl, c):
     """Push the initial work, spread round-robin over the threads' sides."""
     for i in range(items.shape[0]):
         j = items[i]
-        tid = i % nthreads
-        WORKLIST.push(wl, tid, PROBLEM.priority(inst, state, j), j, ctr[tid])
-        ctr[tid, PUSHES] += 1
+        WORKLIST.push(wl, i % nthreads, PROBLEM.priority(inst, state, j), j, c)
+    c[PUSHES] += items.shape[0]
     atomic_fetch_add(ctl, PENDING, items.shape[0])
 
 
 @njit(nogil=True, cache=True)
-def worker(tid, inst, state, wl, ctl, ctr, out):
-    """One thread's loop; returns when the whole solve has terminated."""
-    c = ctr[tid]
-    buf = out[tid]
+def worker(tid, inst, state, wl, ctl, c, buf):
+    """One thread's loop; returns when the whole solve has terminated.
+
+    ``c`` and ``buf`` are this thread's own counter row and output buffer: separate arrays,
+    so that their reference counts are never shared with another thread.
+    """
     start_barrier(ctl)
     idle = 0
     credit = 0

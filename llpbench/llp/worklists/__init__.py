@@ -3,7 +3,9 @@
 Each worklist is one module exposing the same three functions, so that a solver takes the
 worklist as a parameter (Galois-style) and never knows which one it runs on:
 
-- ``create(n, threads, bucket_width) -> wl`` (Python): the worklist's arrays, as a tuple;
+- ``create(n, threads, bucket_width) -> (wl, owner)`` (Python): ``wl`` is a tuple of int64
+  words (addresses and sizes, see :mod:`llpbench.llp.rawmem`), ``owner`` holds the memory
+  until its ``close()``;
 - ``push(wl, tid, key, item, ctr)`` (compiled): thread ``tid`` adds ``item`` with priority ``key``;
 - ``pop(wl, tid, ctr) -> (found, key, item)`` (compiled): thread ``tid`` takes an item,
   stealing from other threads when its own part is empty.

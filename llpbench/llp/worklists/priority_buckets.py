@@ -5,46 +5,44 @@ non-empty bucket. Buckets live in a ring of ``NUM_BUCKETS`` slots (as in Δ-step
 bucket index far ahead wraps onto an earlier slot and may be processed early, which costs
 work but never correctness, since LLP converges in any order. A shared hint holds the
 lowest possibly non-empty bucket; pushes lower it with an atomic min.
+``wl = (meta, locks, control, shift)``.
 """
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
-from llpbench.llp.atomics import atomic_cas, atomic_load, atomic_min
+from llpbench.llp.rawmem import cas, fetch_min, load_relaxed
 from llpbench.llp.sync import PAD, lock_acquire, lock_release
-from llpbench.llp.worklists.storage import new_stores, ring_pop, ring_push, size_hint
+from llpbench.llp.worklists.storage import Stores, ring_pop, ring_push, size_hint
 
 NUM_BUCKETS = 1024  # a power of two
-CURRENT = 0  # control slot: lowest possibly non-empty bucket
-SHIFT = 8  # control slot: log2 of the bucket width
+EMPTY = 2**63 - 1  # the hint when nothing was ever pushed
 
 
 def create(n: int, threads: int, bucket_width: int):
-    bufs, meta, locks = new_stores(NUM_BUCKETS, 64)
-    ctl = np.zeros(16, dtype=np.int64)
-    ctl[CURRENT] = np.iinfo(np.int64).max
-    ctl[SHIFT] = max(0, int(bucket_width).bit_length() - 1)
-    return bufs, meta, locks, ctl
+    stores = Stores(NUM_BUCKETS, 64, extra_words=PAD)
+    stores.extra_array()[0] = EMPTY
+    shift = max(0, int(bucket_width).bit_length() - 1)
+    return (stores.meta, stores.locks, stores.extra, shift), stores
 
 
 @njit(nogil=True, cache=True, inline="always")
 def push(wl, tid, key, item, ctr):
-    bufs, meta, locks, ctl = wl
-    bucket = key >> ctl[SHIFT]
+    meta, locks, control, shift = wl[0], wl[1], wl[2], wl[3]
+    bucket = key >> shift
     slot = bucket & (NUM_BUCKETS - 1)
     lock_acquire(locks, slot * PAD, ctr)
-    ring_push(bufs, meta, slot, key, item)
+    ring_push(meta, slot, key, item)
     lock_release(locks, slot * PAD)
-    atomic_min(ctl, CURRENT, bucket)
+    fetch_min(control, 0, bucket)
 
 
 @njit(nogil=True, cache=True, inline="always")
 def pop(wl, tid, ctr):
-    bufs, meta, locks, ctl = wl
-    current = atomic_load(ctl, CURRENT)
-    if current == np.iinfo(np.int64).max:
+    meta, locks, control = wl[0], wl[1], wl[2]
+    current = load_relaxed(control, 0)
+    if current == EMPTY:
         current = 0
     for i in range(NUM_BUCKETS):
         bucket = current + i
@@ -52,10 +50,10 @@ def pop(wl, tid, ctr):
         if size_hint(meta, slot) == 0:
             continue
         lock_acquire(locks, slot * PAD, ctr)
-        found, key, item = ring_pop(bufs, meta, slot)
+        found, key, item = ring_pop(meta, slot)
         lock_release(locks, slot * PAD)
         if found:
             if i > 0:
-                atomic_cas(ctl, CURRENT, current, bucket)
+                cas(control, 0, current, bucket)
             return True, key, item
     return False, 0, 0

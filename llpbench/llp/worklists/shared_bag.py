@@ -2,7 +2,7 @@
 
 The simplest parallel worklist and the paper's contention baseline: one lock serialises
 all pushes and pops, so its counters show the contention that per-thread bags avoid.
-FIFO order makes it a parallel Bellman-Ford-style queue for SSSP.
+FIFO order makes it a parallel Bellman-Ford-style queue for SSSP. ``wl = (meta, locks)``.
 """
 
 from __future__ import annotations
@@ -10,28 +10,29 @@ from __future__ import annotations
 from numba import njit
 
 from llpbench.llp.sync import lock_acquire, lock_release
-from llpbench.llp.worklists.storage import new_stores, ring_pop, ring_push, size_hint
+from llpbench.llp.worklists.storage import Stores, ring_pop, ring_push, size_hint
 
 
 def create(n: int, threads: int, bucket_width: int):
     """One shared store for all ``threads``."""
-    return new_stores(1, max(256, n // 8))
+    stores = Stores(1, max(256, n // 8))
+    return (stores.meta, stores.locks), stores
 
 
 @njit(nogil=True, cache=True, inline="always")
 def push(wl, tid, key, item, ctr):
-    bufs, meta, locks = wl
+    meta, locks = wl[0], wl[1]
     lock_acquire(locks, 0, ctr)
-    ring_push(bufs, meta, 0, key, item)
+    ring_push(meta, 0, key, item)
     lock_release(locks, 0)
 
 
 @njit(nogil=True, cache=True, inline="always")
 def pop(wl, tid, ctr):
-    bufs, meta, locks = wl
+    meta, locks = wl[0], wl[1]
     if size_hint(meta, 0) == 0:
         return False, 0, 0
     lock_acquire(locks, 0, ctr)
-    found, key, item = ring_pop(bufs, meta, 0)
+    found, key, item = ring_pop(meta, 0)
     lock_release(locks, 0)
     return found, key, item

@@ -6,20 +6,23 @@ a batch from the first non-empty one under that store's lock, releases it, and o
 files the batch into its own store (never two locks at once, so no lock-order deadlock).
 ``ordered`` is a compile-time constant of each worklist module: heaps (smallest keys first,
 half of the victim's store at most) or rings (a chunk from the front).
+
+``wl = (meta, locks, scratch, nthreads)``: addresses of the stores' control words, their
+locks, and each thread's scratch space for a stolen batch.
 """
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from llpbench.llp.counters import STEALS
+from llpbench.llp.rawmem import peek, poke
 from llpbench.llp.sync import PAD, lock_acquire, lock_release
 from llpbench.llp.worklists.storage import (
     SIZE,
+    Stores,
     heap_pop,
     heap_push,
-    new_stores,
     ring_pop,
     ring_push,
     size_hint,
@@ -30,66 +33,66 @@ STEAL_MAX = 64  # largest batch a thief takes (the chunk size of PTCF)
 
 def create_per_thread(n: int, threads: int):
     """One store per thread, plus each thread's scratch space for a stolen batch."""
-    bufs, meta, locks = new_stores(threads, max(256, n // (4 * threads)))
-    scratch = np.empty((threads, STEAL_MAX, 2), dtype=np.int64)
-    return bufs, meta, locks, scratch, threads
+    stores = Stores(threads, max(256, n // (4 * threads)), extra_words=threads * STEAL_MAX * 2)
+    return (stores.meta, stores.locks, stores.extra, threads), stores
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _put(bufs, meta, s, key, item, ordered):
+def _put(meta, s, key, item, ordered):
     if ordered:
-        heap_push(bufs, meta, s, key, item)
+        heap_push(meta, s, key, item)
     else:
-        ring_push(bufs, meta, s, key, item)
+        ring_push(meta, s, key, item)
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _take(bufs, meta, s, ordered):
+def _take(meta, s, ordered):
     if ordered:
-        return heap_pop(bufs, meta, s)
-    return ring_pop(bufs, meta, s)
+        return heap_pop(meta, s)
+    return ring_pop(meta, s)
 
 
 @njit(nogil=True, cache=True, inline="always")
 def push_own(wl, tid, key, item, ctr, ordered):
     """Thread ``tid`` files ``(key, item)`` into its own store."""
-    bufs, meta, locks, scratch, nthreads = wl
+    meta, locks = wl[0], wl[1]
     lock_acquire(locks, tid * PAD, ctr)
-    _put(bufs, meta, tid, key, item, ordered)
+    _put(meta, tid, key, item, ordered)
     lock_release(locks, tid * PAD)
 
 
 @njit(nogil=True, cache=True, inline="always")
 def pop_own_or_steal(wl, tid, ctr, ordered):
     """Thread ``tid`` takes from its own store, or steals when it is empty."""
-    bufs, meta, locks, scratch, nthreads = wl
+    meta, locks = wl[0], wl[1]
     if size_hint(meta, tid) > 0:
         lock_acquire(locks, tid * PAD, ctr)
-        found, key, item = _take(bufs, meta, tid, ordered)
+        found, key, item = _take(meta, tid, ordered)
         lock_release(locks, tid * PAD)
         if found:
             return True, key, item
-    return steal(bufs, meta, locks, scratch, tid, nthreads, ctr, ordered)
+    return steal(meta, locks, wl[2], tid, wl[3], ctr, ordered)
 
 
 @njit(nogil=True, cache=True)
-def steal(bufs, meta, locks, scratch, tid, nthreads, ctr, ordered):
-    """Steal a batch into ``scratch[tid]``; return ``(found, key, item)`` of its first pair."""
-    mine = scratch[tid]
+def steal(meta, locks, scratch, tid, nthreads, ctr, ordered):
+    """Steal a batch into thread ``tid``'s scratch; return ``(found, key, item)`` of its first
+    pair and file the rest into the thief's own store."""
+    mine = scratch + 8 * tid * STEAL_MAX * 2
     for i in range(1, nthreads):
         victim = (tid + i) % nthreads
         if size_hint(meta, victim) == 0:
             continue
         lock_acquire(locks, victim * PAD, ctr)
-        size = meta[victim * PAD + SIZE]
+        size = peek(meta, victim * PAD + SIZE)
         take = min(STEAL_MAX, (size + 1) // 2) if ordered else min(STEAL_MAX, size)
         got = 0
         for _ in range(take):
-            found, key, item = _take(bufs, meta, victim, ordered)
+            found, key, item = _take(meta, victim, ordered)
             if not found:
                 break
-            mine[got, 0] = key
-            mine[got, 1] = item
+            poke(mine, 2 * got, key)
+            poke(mine, 2 * got + 1, item)
             got += 1
         lock_release(locks, victim * PAD)
         if got == 0:
@@ -98,7 +101,7 @@ def steal(bufs, meta, locks, scratch, tid, nthreads, ctr, ordered):
         if got > 1:
             lock_acquire(locks, tid * PAD, ctr)
             for k in range(1, got):
-                _put(bufs, meta, tid, mine[k, 0], mine[k, 1], ordered)
+                _put(meta, tid, peek(mine, 2 * k), peek(mine, 2 * k + 1), ordered)
             lock_release(locks, tid * PAD)
-        return True, mine[0, 0], mine[0, 1]
+        return True, peek(mine, 0), peek(mine, 1)
     return False, 0, 0

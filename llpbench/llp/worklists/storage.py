@@ -1,21 +1,21 @@
 """Growable ring buffers and binary heaps of ``(key, item)`` pairs for the worklists.
 
 A worklist owns several *stores* (one per thread, or one per bucket). Store ``s`` keeps its
-pairs in an int64 buffer owned by ``bufs[s]`` (a numba typed ``List``, so that a full buffer
-can be replaced by one twice as large) and reached through its address (see
-:mod:`llpbench.llp.rawmem`); head, size, address and capacity live in ``meta`` at
-``s * PAD``. Every operation here must run under the store's lock (see
+pairs in a ``malloc``'ed int64 buffer; its head, size, buffer address and capacity are words
+of the ``meta`` block at ``s * PAD``. Everything is reached through int64 addresses, never
+arrays, so that the hot path touches no shared reference count (see
+:mod:`llpbench.llp.rawmem`). Every operation here must run under the store's lock (see
 :mod:`llpbench.llp.sync`); only :func:`size_hint` may be read without it.
 """
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 from numba import njit
-from numba.typed import List
 
-from llpbench.llp.atomics import atomic_load, atomic_store_release
-from llpbench.llp.rawmem import address_of, peek, poke
+from llpbench.llp.rawmem import alloc, load_relaxed, peek, poke, release, store_release
 from llpbench.llp.sync import PAD
 
 HEAD = 0
@@ -25,82 +25,119 @@ CAP = 3
 INITIAL_CAPACITY = 256
 
 
-def new_stores(count: int, capacity: int = INITIAL_CAPACITY):
-    """``count`` empty stores: ``(bufs, meta, locks)``."""
-    capacity = max(int(capacity), 4)
-    bufs = List()
-    meta = np.zeros(count * PAD, dtype=np.int64)
+@njit(nogil=True, cache=True)
+def _alloc_stores(meta, count, capacity):
     for s in range(count):
-        buf = np.empty(2 * capacity, dtype=np.int64)
-        bufs.append(buf)
-        meta[s * PAD + ADDR] = buf.ctypes.data
-        meta[s * PAD + CAP] = capacity
-    locks = np.zeros(count * PAD, dtype=np.int64)
-    return bufs, meta, locks
+        buf = alloc(2 * capacity)
+        if buf == 0:
+            return False
+        poke(meta, s * PAD + ADDR, buf)
+        poke(meta, s * PAD + CAP, capacity)
+    return True
+
+
+@njit(nogil=True, cache=True)
+def _free_stores(meta, count):
+    for s in range(count):
+        release(peek(meta, s * PAD + ADDR))
+        poke(meta, s * PAD + ADDR, 0)
+
+
+class Stores:
+    """``count`` empty stores and their locks; owns the memory until :meth:`close`.
+
+    ``meta`` and ``locks`` are the addresses compiled code uses; the numpy arrays behind them
+    live as long as this object, and the element buffers are freed by :meth:`close` (or
+    when the object is collected).
+    """
+
+    def __init__(self, count: int, capacity: int = INITIAL_CAPACITY, extra_words: int = 0):
+        self.count = count
+        self._meta = np.zeros(count * PAD, dtype=np.int64)
+        self._locks = np.zeros(count * PAD, dtype=np.int64)
+        self._extra = np.zeros(max(extra_words, 1), dtype=np.int64)
+        self.meta = self._meta.ctypes.data
+        self.locks = self._locks.ctypes.data
+        self.extra = self._extra.ctypes.data  # worklist-specific words (scratch, control)
+        if not _alloc_stores(self.meta, count, max(int(capacity), 4)):
+            _free_stores(self.meta, count)
+            raise MemoryError(f"cannot allocate {count} worklist stores")
+        self._finalizer = weakref.finalize(self, _free_stores, self.meta, count)
+        self._arrays = (self._meta, self._locks, self._extra)  # kept alive with the finalizer
+        self._finalizer.atexit = False
+
+    def extra_array(self) -> np.ndarray:
+        return self._extra
+
+    def close(self) -> None:
+        """Free the element buffers (idempotent)."""
+        self._finalizer()
 
 
 @njit(nogil=True, cache=True, inline="always")
 def size_hint(meta, s):
     """The store's size read without its lock: a hint for stealing and for empty checks."""
-    return atomic_load(meta, s * PAD + SIZE)
+    return load_relaxed(meta, s * PAD + SIZE)
 
 
 @njit(nogil=True, cache=True)
-def _grow(bufs, meta, s, ring):
+def _grow(meta, s, ring):
     """Double store ``s``'s capacity; a ring is unrolled so that its head moves to 0."""
     base = s * PAD
-    old = meta[base + ADDR]
-    cap = meta[base + CAP]
-    head = meta[base + HEAD] if ring else 0
-    new = np.empty(4 * cap, dtype=np.int64)
-    for i in range(meta[base + SIZE]):
+    old = peek(meta, base + ADDR)
+    cap = peek(meta, base + CAP)
+    head = peek(meta, base + HEAD) if ring else 0
+    new = alloc(4 * cap)
+    if new == 0:
+        raise MemoryError("a worklist store could not grow")
+    for i in range(peek(meta, base + SIZE)):
         p = (head + i) % cap
-        new[2 * i] = peek(old, 2 * p)
-        new[2 * i + 1] = peek(old, 2 * p + 1)
-    bufs[s] = new  # the list keeps the new buffer alive and releases the old one
-    meta[base + ADDR] = address_of(new)
-    meta[base + CAP] = 2 * cap
-    meta[base + HEAD] = 0
+        poke(new, 2 * i, peek(old, 2 * p))
+        poke(new, 2 * i + 1, peek(old, 2 * p + 1))
+    release(old)
+    poke(meta, base + ADDR, new)
+    poke(meta, base + CAP, 2 * cap)
+    poke(meta, base + HEAD, 0)
 
 
 @njit(nogil=True, cache=True)
-def ring_push(bufs, meta, s, key, item):
+def ring_push(meta, s, key, item):
     """Append ``(key, item)`` at the back of ring ``s``."""
     base = s * PAD
-    size = meta[base + SIZE]
-    if size == meta[base + CAP]:
-        _grow(bufs, meta, s, True)
-    p = (meta[base + HEAD] + size) % meta[base + CAP]
-    addr = meta[base + ADDR]
+    size = peek(meta, base + SIZE)
+    if size == peek(meta, base + CAP):
+        _grow(meta, s, True)
+    p = (peek(meta, base + HEAD) + size) % peek(meta, base + CAP)
+    addr = peek(meta, base + ADDR)
     poke(addr, 2 * p, key)
     poke(addr, 2 * p + 1, item)
-    atomic_store_release(meta, base + SIZE, size + 1)
+    store_release(meta, base + SIZE, size + 1)
 
 
 @njit(nogil=True, cache=True)
-def ring_pop(bufs, meta, s):
+def ring_pop(meta, s):
     """Remove the front pair of ring ``s``: ``(found, key, item)``."""
     base = s * PAD
-    size = meta[base + SIZE]
+    size = peek(meta, base + SIZE)
     if size == 0:
         return False, 0, 0
-    head = meta[base + HEAD]
-    addr = meta[base + ADDR]
+    head = peek(meta, base + HEAD)
+    addr = peek(meta, base + ADDR)
     key = peek(addr, 2 * head)
     item = peek(addr, 2 * head + 1)
-    meta[base + HEAD] = (head + 1) % meta[base + CAP]
-    atomic_store_release(meta, base + SIZE, size - 1)
+    poke(meta, base + HEAD, (head + 1) % peek(meta, base + CAP))
+    store_release(meta, base + SIZE, size - 1)
     return True, key, item
 
 
 @njit(nogil=True, cache=True)
-def heap_push(bufs, meta, s, key, item):
+def heap_push(meta, s, key, item):
     """Insert ``(key, item)`` into min-heap ``s``."""
     base = s * PAD
-    size = meta[base + SIZE]
-    if size == meta[base + CAP]:
-        _grow(bufs, meta, s, False)
-    addr = meta[base + ADDR]
+    size = peek(meta, base + SIZE)
+    if size == peek(meta, base + CAP):
+        _grow(meta, s, False)
+    addr = peek(meta, base + ADDR)
     i = size
     while i > 0:
         parent = (i - 1) >> 1
@@ -112,17 +149,17 @@ def heap_push(bufs, meta, s, key, item):
         i = parent
     poke(addr, 2 * i, key)
     poke(addr, 2 * i + 1, item)
-    atomic_store_release(meta, base + SIZE, size + 1)
+    store_release(meta, base + SIZE, size + 1)
 
 
 @njit(nogil=True, cache=True)
-def heap_pop(bufs, meta, s):
+def heap_pop(meta, s):
     """Remove the smallest-key pair of min-heap ``s``: ``(found, key, item)``."""
     base = s * PAD
-    size = meta[base + SIZE]
+    size = peek(meta, base + SIZE)
     if size == 0:
         return False, 0, 0
-    addr = meta[base + ADDR]
+    addr = peek(meta, base + ADDR)
     key = peek(addr, 0)
     item = peek(addr, 1)
     size -= 1
@@ -147,5 +184,5 @@ def heap_pop(bufs, meta, s):
     if size > 0:
         poke(addr, 2 * i, last_key)
         poke(addr, 2 * i + 1, last_item)
-    atomic_store_release(meta, base + SIZE, size)
+    store_release(meta, base + SIZE, size)
     return True, key, item
