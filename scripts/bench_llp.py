@@ -19,9 +19,11 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
+import threading
 import time
 
 import numpy as np
+from numba import njit
 from scipy.sparse.csgraph import dijkstra
 
 from llpbench.bench.runner import pick_sources
@@ -29,6 +31,35 @@ from llpbench.graphs.registry import load_graph
 from llpbench.llp.runtime import solve_llp
 from llpbench.llp.worklists import WORKLISTS
 from llpbench.problems import sssp
+
+
+@njit(nogil=True, cache=True)
+def _spin(n):
+    s = 0.0
+    for i in range(n):
+        s += (i % 7) * 0.5
+    return s
+
+
+def parallel_capacity(threads: int = 2, n: int = 100_000_000) -> float:
+    """How much faster ``threads`` copies of a pure compute loop finish than one, run now.
+
+    On a shared or virtual machine the second core is not always there; this says whether
+    it was, in the same process and minute as the solver figures it sits beside.
+    """
+    _spin(10)
+
+    def run(k: int) -> float:
+        ts = [threading.Thread(target=_spin, args=(n,)) for _ in range(k)]
+        t0 = time.perf_counter()
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        return time.perf_counter() - t0
+
+    one, many = min(run(1) for _ in range(3)), min(run(threads) for _ in range(3))
+    return threads * one / many
 
 
 def median_time(fn, reps: int) -> float:
@@ -111,6 +142,8 @@ def main() -> None:
     ap.add_argument("--sources", type=int, default=3)
     ap.add_argument("--skip-large", action="store_true")
     args = ap.parse_args()
+    print(f"machine: 2 threads of a pure compute loop did {parallel_capacity():.2f}x the work "
+          "of 1 in the same time (2.00 = two free cores; ~1 = one core's worth right now)")
     bench_graph(args.graph, args.reps, args.sources, [1, 2, 32])
     if not args.skip_large:
         bench_graph(args.large, args.reps, 2, [1, 2])
