@@ -48,13 +48,7 @@ def main(
 
 
 for _name in COMMAND_MODULES:
-    try:
-        _module = importlib.import_module(_name)
-    except ModuleNotFoundError as exc:  # a command module not written yet
-        if exc.name != _name:
-            raise
-        continue
-    _module.register(app)
+    importlib.import_module(_name).register(app)
 
 
 def error_line(exc: BaseException) -> str:
