@@ -305,6 +305,9 @@ def to_rich(df: pd.DataFrame, title: str):
 
     table = Table(title=title, title_justify="left", caption_justify="left")
     shown = _for_terminal(df)
+    if len(shown) == 1:  # one row reads best as a column of name: value pairs
+        shown = pd.DataFrame({"": [str(c) for c in shown.columns],
+                              "value": [_fmt(_plain(v)) for v in shown.iloc[0]]})
     constant = [c for c in shown.columns if len(shown) > 1 and shown[c].nunique(dropna=False) == 1]
     same = [f"{c}: {_fmt(_plain(shown[c].iloc[0]))}" for c in constant]
     shown = shown.drop(columns=constant)
