@@ -114,12 +114,16 @@ def _execute(sweep, *, out, resume, cache_dir, progress) -> Path:
 def _print_summary(run_dir: Path, console: Console) -> None:
     """Per graph: best LLP configuration, the baseline, the speedup (Table 2's shape)."""
     from llpbench.report.store import load_runs
-    from llpbench.report.tables import speedup_table, to_rich
+    from llpbench.report.tables import problems_table, speedup_table, to_rich
 
     runs = load_runs(run_dir)
-    table = speedup_table(runs)
-    if len(table):
-        console.print(to_rich(table, "Summary: fastest LLP configuration vs baseline"))
+    for build, title in (
+        (speedup_table, "Summary: fastest LLP configuration vs tuned Δ-stepping"),
+        (problems_table, "Summary: fastest LLP configuration vs each problem's baseline"),
+    ):
+        table = build(runs)
+        if len(table):
+            console.print(to_rich(table, title))
 
 
 def reproduce_command(
