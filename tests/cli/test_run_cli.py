@@ -84,6 +84,9 @@ def test_interrupted_sweep_resumes_to_the_same_rows_without_duplicates(tmp_path,
         [sys.executable, "-m", "llpbench", "run", *SWEEP, *reps, "--out", str(out),
          "--no-progress"], cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True,
+        # A shell that starts jobs in the background ignores SIGINT, and children inherit
+        # that: give the sweep the default disposition, as a terminal's Ctrl-C would find it.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     runs = next(iter(out.glob("*/runs.csv")), None) if out.exists() else None
     while runs is None:
