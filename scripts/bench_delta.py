@@ -1,6 +1,7 @@
 """Benchmark (not a test): Δ-stepping against scipy's Dijkstra on one Kronecker graph.
 
-Graph: ``kronecker(16, 4, seed=1)`` with ``uniform-int:1:255`` weights (weight seed 1).
+Graph: ``--graph`` from the registry (default ``kron-2e16``: Kronecker scale 16, weights
+``uniform-int:1:255``).
 Sources: 5 fixed vertices, drawn with a fixed seed among those that reach at least a quarter
 of the graph. Δ for each thread count is tuned first as the paper does (``tune_delta`` over
 the median weight times 2**-4..2**4, plus Δ = 1), and Δ-stepping is also run with the default
@@ -13,7 +14,7 @@ machine the one-thread rows also show thread CPU time (``time.thread_time`` arou
 call, Python overhead included), which other processes' load disturbs much less than wall
 time.
 
-Run:  python scripts/bench_delta.py [--reps 5] [--threads 1,2,4]
+Run:  python scripts/bench_delta.py [--graph kron-2e16] [--reps 5] [--threads 1,2,4]
 """
 
 from __future__ import annotations
@@ -27,11 +28,8 @@ from scipy.sparse.csgraph import dijkstra
 
 from llpbench.baselines.delta_stepping import default_delta, delta_stepping
 from llpbench.baselines.delta_tuning import delta_grid, tune_delta
-from llpbench.graphs.generators import kronecker
-from llpbench.graphs.weights import assign_weights
+from llpbench.graphs.registry import load_graph
 
-SCALE, EDGE_FACTOR, GRAPH_SEED, WEIGHT_SEED = 16, 4, 1, 1
-RULE = "uniform-int:1:255"
 N_SOURCES = 5
 SOURCE_SEED = 12345
 
@@ -53,14 +51,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--threads", default="1,2,4")
+    ap.add_argument("--graph", default="kron-2e16")
     args = ap.parse_args()
     threads = [int(t) for t in args.threads.split(",")]
 
-    graph = assign_weights(kronecker(SCALE, EDGE_FACTOR, seed=GRAPH_SEED), RULE, WEIGHT_SEED)
+    graph = load_graph(args.graph)
     matrix = graph.to_scipy().astype(np.float64)
     sources = pick_sources(graph, matrix)
     expected = {s: dijkstra(matrix, indices=s) for s in sources}
-    print(f"graph {graph.name}: n={graph.n} m={graph.m} weights {RULE}")
+    print(f"graph {graph.name}: n={graph.n} m={graph.m} weights {graph.provenance.get('weights')}")
     print(f"sources {sources}; median of {args.reps} runs per source, median over sources")
 
     configs: list[tuple[str, int, int | float]] = []
