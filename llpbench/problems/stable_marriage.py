@@ -66,7 +66,10 @@ MAN_MASK = (1 << 32) - 1
 
 # --- kernels -------------------------------------------------------------------------------
 # inst = (men_pref, women_rank): men_pref[m, k] = m's k-th choice; women_rank[w, m] = w's rank
-# of m (0 = best); both int32 n x n. state = [G[0..n) | best[0..n)] int64.
+# of m (0 = best); both int32 n x n. state = [G[0..n) | best[0..n)] int64. Arrays are used on
+# paths every call takes, never last in a branch: numba cannot prune the atomic incref/decref
+# pair of an array whose last use is conditional, and it costs more than a proposal (see
+# knapsack.py).
 
 
 @njit(nogil=True, cache=True)
@@ -75,51 +78,52 @@ def num_indices(inst, state):
 
 
 @njit(nogil=True, cache=True)
-def _proposal(inst, m, g):
-    """Woman m points at in position g, and the packed key of his proposal to her."""
-    w = inst[0][m, g]
-    return w, (np.int64(inst[1][w, m]) << 32) | m
-
-
-@njit(nogil=True, cache=True)
-def _forbidden_at(inst, state, m, g):
-    w, key = _proposal(inst, m, g)
-    return atomic_load(state, inst[0].shape[0] + w) < key
-
-
-@njit(nogil=True, cache=True)
 def forbidden(inst, state, m):
-    return _forbidden_at(inst, state, m, atomic_load(state, m))
+    n = inst[0].shape[0]
+    w = inst[0][m, atomic_load(state, m)]
+    key = (np.int64(inst[1][w, m]) << 32) | m
+    return atomic_load(state, n + w) < key
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _propose(inst, state, m, out, ctr):
+    """While m is forbidden, move him to his next choice (CAS) and propose (atomic min).
+    Returns -1 if m was not forbidden at first, else how many men it reported (0 or 1)."""
+    men_pref, women_rank = inst[0], inst[1]
+    n = men_pref.shape[0]
+    k = -1
+    going = True
+    while going:
+        g = atomic_load(state, m)
+        w = men_pref[m, g]
+        nxt = men_pref[m, min(g + 1, n - 1)]
+        key = (np.int64(women_rank[w, m]) << 32) | m
+        key_next = (np.int64(women_rank[nxt, m]) << 32) | m
+        # re-test at g: with the CAS, m leaves position g only if forbidden there
+        going = (g + 1 < n) & (atomic_load(state, n + w) < key)
+        if going:
+            going = atomic_cas(state, m, g, g + 1)
+            ctr[RETRIES] += not going  # another thread moved m first
+        if going:
+            k = 0
+            ctr[ADVANCES] += 1
+            old = atomic_min(state, n + nxt, key_next)
+            # old < key_next: nxt holds a better proposal, m is forbidden again: propose on
+            going = old < key_next
+            if old > key_next and old != NO_PROPOSAL:  # m displaces the man nxt held
+                out[0] = old & MAN_MASK
+                k = 1
+    return k
 
 
 @njit(nogil=True, cache=True)
 def advance(inst, state, m, out, ctr):
-    n = inst[0].shape[0]
-    while True:
-        g = atomic_load(state, m)
-        # re-test at g: with the CAS below, m leaves position g only if forbidden there
-        if g + 1 >= n or not _forbidden_at(inst, state, m, g):
-            ctr[RETRIES] += 1  # another thread moved m first
-            return 0
-        if not atomic_cas(state, m, g, g + 1):
-            ctr[RETRIES] += 1
-            return 0
-        ctr[ADVANCES] += 1
-        w, key = _proposal(inst, m, g + 1)
-        old = atomic_min(state, n + w, key)
-        if old < key:  # w holds a better proposal: m is forbidden again, propose on
-            continue
-        if old != NO_PROPOSAL:  # m displaces the man w held
-            out[0] = old & MAN_MASK
-            return 1
-        return 0
+    return max(_propose(inst, state, m, out, ctr), 0)
 
 
 @njit(nogil=True, cache=True)
 def work(inst, state, m, out, ctr):
-    if not forbidden(inst, state, m):
-        return -1
-    return advance(inst, state, m, out, ctr)
+    return _propose(inst, state, m, out, ctr)
 
 
 @njit(nogil=True, cache=True)
