@@ -32,11 +32,10 @@ distances with ``inf`` for unreachable vertices, like :func:`llpbench.problems.s
 from __future__ import annotations
 
 import math
-import threading
 import time
 
 import numpy as np
-from numba import njit, typeof, types
+from numba import njit, types
 from numba.extending import overload
 
 from llpbench.baselines import BaselineResult
@@ -49,6 +48,7 @@ from llpbench.llp.atomics import (
     atomic_store,
     cpu_yield,
 )
+from llpbench.llp.runtime import _compile, _run_threads
 
 __all__ = ["delta_stepping", "default_delta", "resolve_delta", "MAX_THREADS", "NAME"]
 
@@ -637,38 +637,6 @@ def _ring_size(graph: Graph, delta: int | float, cap: int) -> int:
     return ring
 
 
-def _compile(dispatcher, args) -> float:
-    t0 = time.perf_counter()
-    dispatcher.compile(tuple(typeof(a) for a in args))
-    return time.perf_counter() - t0
-
-
-def _run_threads(args_per_thread: list[tuple], sh: np.ndarray) -> float:
-    """Run :func:`_worker` on one OS thread per args tuple; time from the GO signal."""
-    errors: list[BaseException] = []
-
-    def body(*args):
-        try:
-            _worker(*args)
-        except BaseException as exc:  # re-raised in the caller
-            errors.append(exc)
-            sh[SH_GO] = 1
-
-    pool = [threading.Thread(target=body, args=a, daemon=True) for a in args_per_thread]
-    for t in pool:
-        t.start()
-    while sh[SH_READY] < len(pool) and not errors:
-        time.sleep(0.0002)
-    t0 = time.perf_counter()
-    sh[SH_GO] = 1
-    for t in pool:
-        t.join()
-    seconds = time.perf_counter() - t0
-    if errors:
-        raise errors[0]
-    return seconds
-
-
 def delta_stepping(
     graph: Graph, source: int, *, threads: int = 1, delta: float | None = None
 ) -> BaselineResult:
@@ -733,7 +701,7 @@ def delta_stepping(
     if threads == 1:
         ring = _ring_size(graph, delta_used, MAX_RING_SERIAL)
         args = (indptr, indices, weights, dist, np.int64(source), kdelta, np.int64(ring), ctr)
-        compile_s = _compile(_solve_serial, args)
+        compile_s, _ = _compile(_solve_serial, args)
         t0 = time.perf_counter()
         _solve_serial(*args)
         seconds = time.perf_counter() - t0
@@ -747,9 +715,9 @@ def delta_stepping(
         sh[SH_BIN + _PAD] = int(NO_BIN)
         sh[SH_SIZE] = 1
         common = (indptr, indices, weights, dist, kdelta, np.int64(ring), frontier, mark, sh, ctr)
-        compile_s = _compile(_worker, (np.int64(0), np.int64(threads)) + common)
+        compile_s, _ = _compile(_worker, (np.int64(0), np.int64(threads)) + common)
         per_thread = [(np.int64(t), np.int64(threads)) + common for t in range(threads)]
-        seconds = _run_threads(per_thread, sh)
+        seconds = _run_threads(_worker, per_thread, sh, SH_READY, SH_GO)
 
     answer = dist.astype(np.float64)
     if integer:

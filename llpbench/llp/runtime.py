@@ -83,11 +83,18 @@ def _compile(dispatcher, args) -> tuple[float, int]:
     return seconds, sum(dispatcher.stats.cache_hits.values()) - hits_before
 
 
-def _run_threads(target, per_thread_args: list[tuple], ctl: np.ndarray) -> float:
-    """Start one OS thread per args tuple, release them together, return the wall time."""
+def _run_threads(
+    target, per_thread_args: list[tuple], ctl: np.ndarray, ready: int = sync.READY,
+    go: int = sync.GO,
+) -> float:
+    """Start one OS thread per args tuple, release them together, return the wall time.
+
+    Workers count themselves in ``ctl[ready]`` and wait for ``ctl[go]`` (the LLP solvers'
+    start barrier; Δ-stepping passes its own slots).
+    """
     if len(per_thread_args) == 1:  # one worker: run it here, no thread start or wake-up
-        ctl[sync.READY] = 1
-        ctl[sync.GO] = 1
+        ctl[ready] = 1
+        ctl[go] = 1
         t0 = time.perf_counter()
         target(*per_thread_args[0])
         return time.perf_counter() - t0
@@ -98,15 +105,15 @@ def _run_threads(target, per_thread_args: list[tuple], ctl: np.ndarray) -> float
             target(*args)
         except BaseException as exc:  # surfaced in the caller
             errors.append(exc)
-            ctl[sync.GO] = 1
+            ctl[go] = 1
 
     threads = [threading.Thread(target=body, args=a, daemon=True) for a in per_thread_args]
     for t in threads:
         t.start()
-    while ctl[sync.READY] < len(threads) and not errors:
+    while ctl[ready] < len(threads) and not errors:
         time.sleep(0.0002)
     t0 = time.perf_counter()
-    ctl[sync.GO] = 1
+    ctl[go] = 1
     for t in threads:
         t.join()
     seconds = time.perf_counter() - t0
