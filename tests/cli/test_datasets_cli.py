@@ -26,7 +26,7 @@ from llpbench.graphs.registry import load_graph
 REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO.parent / "shared" / "datasets"
 LUXEMBOURG = SHARED / "luxembourg_osm.mtx"
-needs_shared = pytest.mark.skipif(not LUXEMBOURG.is_file(), reason="../shared/datasets missing")
+needs_shared = pytest.mark.usefixtures("datasets_dir")  # fails, not skips, when absent
 
 
 @pytest.fixture

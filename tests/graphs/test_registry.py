@@ -16,7 +16,7 @@ from llpbench.graphs.registry import GraphNotFoundError, is_cached, list_specs, 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO.parent / "shared" / "datasets"
 LUXEMBOURG = SHARED / "luxembourg_osm.mtx"
-needs_shared = pytest.mark.skipif(not LUXEMBOURG.is_file(), reason="../shared/datasets missing")
+needs_shared = pytest.mark.usefixtures("datasets_dir")  # fails, not skips, when absent
 
 TINY_TOML = """
 [graphs.tiny-one]
