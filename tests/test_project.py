@@ -51,3 +51,10 @@ def test_version_flag():
         [sys.executable, "-m", "llpbench", "--version"], capture_output=True, text=True
     )
     assert proc.returncode == 0 and proc.stdout.startswith("llpbench ")
+
+
+def test_ci_installs_into_a_fresh_virtual_environment():
+    ci = (REPO / ".ci" / "run").read_text()
+    venv = ci.index("python3 -m venv .ci/venv")
+    assert ci.index("rm -rf .ci/venv") < venv < ci.index("source .ci/venv/bin/activate")
+    assert ci.index("source .ci/venv/bin/activate") < ci.index(quickstart_lines()[1])

@@ -76,13 +76,30 @@ def run() -> None:
         sys.exit(1)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
-    except Exception as exc:  # click usage errors
-        import click
+    except typer.Abort:
+        print("aborted", file=sys.stderr)
+        sys.exit(1)
+    except Exception as exc:
+        line = usage_error_line(exc)
+        if line is None:
+            raise
+        print(line, file=sys.stderr)
+        sys.exit(getattr(exc, "exit_code", 2))
 
-        if isinstance(exc, click.exceptions.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
-        if isinstance(exc, click.exceptions.Abort):
-            print("aborted", file=sys.stderr)
-            sys.exit(1)
-        raise
+
+def usage_error_line(exc: BaseException) -> str | None:
+    """One line for a command-line usage error, or None if ``exc`` is not one.
+
+    Usage errors are recognised by what they do, not by their class: typer up to 0.25 raises
+    click's exceptions, typer 0.26 and later its own vendored copy (and installs no click),
+    and both give ``format_message()`` and an integer ``exit_code``. Naming either class here
+    would break on the other, which is how a fresh install once printed a traceback.
+    """
+    format_message = getattr(exc, "format_message", None)
+    exit_code = getattr(exc, "exit_code", None)
+    if not callable(format_message) or not isinstance(exit_code, int):
+        return None
+    message = " ".join(str(format_message()).split())
+    ctx = getattr(exc, "ctx", None)
+    command = getattr(ctx, "command_path", None) or "llpbench"
+    return f"error: {message} (see '{command} --help')"

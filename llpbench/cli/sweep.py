@@ -55,11 +55,12 @@ def run_command(
         with_overrides,
     )
 
+    thread_counts = tuple(_threads(threads)) if threads else None  # bad spec: fail first
     if config:
         sweep = load_sweep(find_config(config))
         sweep = with_overrides(
             sweep,
-            threads=tuple(_threads(threads)) if threads else None,
+            threads=thread_counts,
             reps=reps,
             sources=sources,
             seed=seed,
