@@ -84,7 +84,7 @@ def run() -> None:
         if line is None:
             raise
         print(line, file=sys.stderr)
-        sys.exit(getattr(exc, "exit_code", 2))
+        sys.exit(exc.exit_code)  # usage_error_line checked it is an int
 
 
 def usage_error_line(exc: BaseException) -> str | None:

@@ -76,7 +76,7 @@ def run_command(
             graphs=graph or [],
             sizes=size or [],
             configs=configs_from_flags(solver, worklist, baseline),
-            threads=threads or "1",
+            threads=list(thread_counts or (1,)),
             sources=sources or 1,
             reps=reps or 3,
             seed=42 if seed is None else seed,
