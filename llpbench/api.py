@@ -54,6 +54,7 @@ def solve(
     threads: int = 1,
     verify: bool = True,
     cache_dir: str | os.PathLike[str] | None = None,
+    options=None,
 ) -> Solution:
     """Solve one instance with an LLP solver and check it against the reference.
 
@@ -71,6 +72,8 @@ def solve(
         The LLP configuration (see :func:`llpbench.llp.runtime.solve_llp`).
     verify : bool
         Compare with the problem's independent reference answer.
+    options : llpbench.graphs.registry.ReadOptions, optional
+        How to read a graph *file* (directedness, index base, weights).
 
     Returns
     -------
@@ -85,7 +88,7 @@ def solve(
     if isinstance(graph, (str, os.PathLike)):
         from llpbench.graphs.registry import load_graph
 
-        graph = load_graph(graph, cache_dir=cache_dir)
+        graph = load_graph(graph, cache_dir=cache_dir, options=options)
     inst = build_instance(module, graph=graph, size=size, seed=seed, source=source)
     result = solve_llp(inst, solver, worklist, threads)
     answer = module.answer(inst, result.state)

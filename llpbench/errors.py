@@ -52,3 +52,7 @@ class VerificationError(LlpbenchError):
     """A solver's answer differs from the independent reference."""
 
     exit_code = 3
+
+
+class ReadingWarning(UserWarning):
+    """A graph file read under an assumption the file does not settle; names the deciding flag."""

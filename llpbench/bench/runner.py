@@ -22,7 +22,9 @@ import numpy as np
 
 from llpbench.bench.spec import BASELINE, Config, Study, Sweep
 from llpbench.bench.store import RunStore
+from llpbench.errors import SpecError
 from llpbench.graphs.graph import Graph
+from llpbench.graphs.reading import reading_label
 from llpbench.llp.counters import NAMES as COUNTER_NAMES
 from llpbench.llp.runtime import solve_llp
 from llpbench.problems import build_instance, problem_module
@@ -140,8 +142,20 @@ class Runner:
         if name not in self._graphs:
             from llpbench.graphs.registry import load_graph
 
-            self._graphs[name] = load_graph(name, cache_dir=self.cache_dir)
+            self._graphs[name] = load_graph(
+                name, cache_dir=self.cache_dir, options=self._read_options(name)
+            )
         return self._graphs[name]
+
+    def _read_options(self, name: str):
+        """How the studies naming graph file ``name`` read it (one way per run)."""
+        found = {s.read_options() for s in self.sweep.studies if name in s.graphs}
+        if len(found) > 1:
+            raise SpecError(
+                f"{name}: studies of this sweep read it in different ways ({found}); "
+                "one graph file is read one way per run"
+            )
+        return found.pop() if found else None
 
     def cells(self) -> list[Cell]:
         return list(plan(self.sweep, self.graph))
@@ -218,6 +232,7 @@ class Runner:
             delta=out.delta,
             reached=reached,
             timestamp=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            reading=reading_label(graph) if graph is not None else "generated",
             **out.counters,
         )
         return row

@@ -45,4 +45,6 @@ COLUMNS = (
     *COUNTER_NAMES,  # the runtime's counters (zero for baselines unless they report them)
     "reached",  # vertices with a finite answer (graph problems)
     "timestamp",  # ISO-8601 UTC time the row was written
+    "reading",  # how the graph file was read (format, directed, index base, weights, self-loops,
+    # merged parallel arcs), "generated" for generated graphs and problems
 )

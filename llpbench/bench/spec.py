@@ -145,6 +145,17 @@ class Study:
     reps: int = 3
     seed: int = 42
     delta: float | None = None
+    # How to read graph *files* (``--directed/--undirected``, ``--index-base``, ``--weights``);
+    # registry names refuse them. None / "auto": what the file says.
+    directed: bool | None = None
+    index_base: str = "auto"
+    weights: str | None = None
+
+    def read_options(self):
+        """The :class:`~llpbench.graphs.registry.ReadOptions` of this study's graph files."""
+        from llpbench.graphs.registry import ReadOptions
+
+        return ReadOptions(self.directed, self.index_base, self.weights)
 
 
 @dataclass(frozen=True)
@@ -162,6 +173,7 @@ class Sweep:
 
 _STUDY_KEYS = {
     "problem", "graphs", "sizes", "configs", "threads", "sources", "reps", "seed", "delta",
+    "directed", "index_base", "weights",
 }
 
 
@@ -205,6 +217,9 @@ def make_study(
     reps: int = 3,
     seed: int = 42,
     delta: float | None = None,
+    directed: bool | None = None,
+    index_base: str | int = "auto",
+    weights: str | None = None,
     where: str = "",
 ) -> Study:
     """A validated :class:`Study` from plain values (CLI flags or a TOML table)."""
@@ -221,6 +236,15 @@ def make_study(
             raise SpecError(f"{prefix}{name} must be an integer >= {low}, got {value!r}")
     if delta is not None and (not isinstance(delta, (int, float)) or delta <= 0):
         raise SpecError(f"{prefix}delta must be a positive number, got {delta!r}")
+    if directed is not None and not isinstance(directed, bool):
+        raise SpecError(f"{prefix}directed must be true or false, got {directed!r}")
+    if str(index_base) not in ("auto", "0", "1"):
+        raise SpecError(f"{prefix}index_base must be 0, 1 or auto, got {index_base!r}")
+    if weights is not None:
+        from llpbench.graphs.weights import parse_weight_rule
+
+        if weights != "file":
+            parse_weight_rule(weights)
     parsed = [c if isinstance(c, Config) else parse_config(c) for c in configs or DEFAULT_CONFIGS]
     return Study(
         problem=problem,
@@ -232,6 +256,9 @@ def make_study(
         reps=reps,
         seed=int(seed),
         delta=delta,
+        directed=directed,
+        index_base=str(index_base),
+        weights=weights,
     )
 
 

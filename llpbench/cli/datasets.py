@@ -15,6 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from llpbench.cli.reading import DIRECTED, INDEX_BASE, WEIGHTS, read_options
 from llpbench.errors import SpecError
 
 datasets_app = typer.Typer(
@@ -72,16 +73,21 @@ def info_command(
     bfs_samples: int = typer.Option(4, help="BFS runs for the diameter estimate."),
     seed: int = typer.Option(0, help="Seed for the BFS sources of the diameter estimate."),
     as_json: bool = typer.Option(False, "--json", help="Print the statistics as JSON."),
+    directed: bool = DIRECTED,
+    index_base: str = INDEX_BASE,
+    weights: str = WEIGHTS,
 ) -> None:
     """Statistics of one graph: sizes, degrees, weights, components, estimated diameter."""
+    from llpbench.graphs.reading import reading_facts
     from llpbench.graphs.registry import load_graph, resolve
     from llpbench.graphs.stats import graph_stats
 
-    spec = resolve(name)
+    spec = resolve(name, read_options(directed, index_base, weights))
     graph = load_graph(spec, cache_dir=cache_dir, progress=not as_json)
     stats = graph_stats(graph, seed=seed, bfs_samples=bfs_samples)
     head = {k: stats.pop(k) for k in ("name", "family")}
     stats = {**head, "source": spec.source_label, "description": spec.description, **stats}
+    stats.update(reading_facts(graph))
     if as_json:
         typer.echo(json.dumps(stats, indent=1))
         return
@@ -160,6 +166,9 @@ def export_command(
     name: str = typer.Argument(..., help="Registry name, rule name or graph file."),
     file: Path = typer.Argument(..., help="Output file: .mtx, .gr (DIMACS) or .wel."),
     cache_dir: Path | None = CACHE_DIR,
+    directed: bool = DIRECTED,
+    index_base: str = INDEX_BASE,
+    weights: str = WEIGHTS,
 ) -> None:
     """Write a graph with its weights to a file, the format chosen by the file's suffix."""
     from llpbench.graphs.formats import write_graph
@@ -170,6 +179,7 @@ def export_command(
             f"{file}: cannot export to {file.suffix or 'a file without suffix'}; "
             f"use one of {', '.join(EXPORT_SUFFIXES)}"
         )
-    graph = load_graph(name, cache_dir=cache_dir, progress=True)
+    options = read_options(directed, index_base, weights)
+    graph = load_graph(name, cache_dir=cache_dir, progress=True, options=options)
     write_graph(graph, file)
     typer.echo(f"{graph.name}: wrote n = {graph.n:,}, m = {graph.m:,} arcs to {file}")

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import importlib
 import sys
+import warnings
 
 import typer
 
 from llpbench import __version__
-from llpbench.errors import LlpbenchError
+from llpbench.errors import LlpbenchError, ReadingWarning
 
 app = typer.Typer(
     name="llpbench",
@@ -56,8 +57,23 @@ def error_line(exc: BaseException) -> str:
     return f"error: {exc}"
 
 
+def _one_line_warnings() -> None:
+    """Show a :class:`ReadingWarning` as one ``warning:`` line (it names the deciding flag);
+    other warnings keep Python's format."""
+    shown = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, ReadingWarning):
+            print(f"warning: {message}", file=sys.stderr)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show
+
+
 def run() -> None:
     """Console-script entry point."""
+    _one_line_warnings()
     try:
         # Without standalone mode typer *returns* exit codes (a Ctrl-C becomes 130).
         code = app(standalone_mode=False)

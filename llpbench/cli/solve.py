@@ -8,6 +8,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from llpbench.cli.reading import DIRECTED, INDEX_BASE, WEIGHTS, read_options
 from llpbench.errors import VerificationError
 
 
@@ -28,6 +29,9 @@ def solve_command(
     output: Path = typer.Option(None, "--output", "-o", help="Write the answer here."),
     verify: bool = typer.Option(True, "--verify/--no-verify", help="Check against reference."),
     cache_dir: Path = typer.Option(None, "--cache-dir", help="Dataset cache folder."),
+    directed: bool = DIRECTED,
+    index_base: str = INDEX_BASE,
+    weights: str = WEIGHTS,
 ) -> None:
     """Solve one instance with one LLP configuration and print time, counters, verification."""
     from llpbench.api import solve, write_answer
@@ -43,6 +47,7 @@ def solve_command(
         threads=threads,
         verify=verify,
         cache_dir=cache_dir,
+        options=read_options(directed, index_base, weights),
     )
     table = Table(title=f"{problem} with {solver}/{sol.worklist or '-'} on {threads} thread(s)")
     table.add_column("measure")
@@ -52,6 +57,9 @@ def solve_command(
     table.add_row("compile", f"{sol.compile_seconds:.3f} s{cache}")
     for name, value in sol.counters.items():
         table.add_row(name, f"{value:,}")
+    answer = sol.answer
+    if getattr(answer, "ndim", 0) == 1 and answer.dtype.kind == "f":  # distances, levels
+        table.add_row("reached", f"{int((answer != float('inf')).sum()):,} of {answer.shape[0]:,}")
     status = {True: "yes", False: "NO", None: "skipped"}[sol.verified]
     table.add_row("verified", status)
     Console().print(table)

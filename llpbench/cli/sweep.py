@@ -8,6 +8,7 @@ import typer
 from rich.console import Console
 
 from llpbench import paths
+from llpbench.cli.reading import DIRECTED, INDEX_BASE, WEIGHTS, read_options
 from llpbench.errors import SpecError, VerificationError
 
 
@@ -45,6 +46,9 @@ def run_command(
     resume: bool = typer.Option(False, "--resume", help="Continue the latest run."),
     cache_dir: Path = typer.Option(None, "--cache-dir", help="Dataset cache folder."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar."),
+    directed: bool = DIRECTED,
+    index_base: str = INDEX_BASE,
+    weights: str = WEIGHTS,
 ) -> None:
     """Run a benchmark sweep: every configuration x thread count x source, verified."""
     from llpbench.bench.spec import (
@@ -56,6 +60,12 @@ def run_command(
     )
 
     thread_counts = tuple(_threads(threads)) if threads else None  # bad spec: fail first
+    reading = read_options(directed, index_base, weights)
+    read_fields = {
+        "directed": reading.directed,
+        "index_base": reading.index_base if reading.index_base != "auto" else None,
+        "weights": reading.weights,
+    }
     if config:
         sweep = load_sweep(find_config(config))
         sweep = with_overrides(
@@ -65,6 +75,7 @@ def run_command(
             sources=sources,
             seed=seed,
             delta=delta,
+            **read_fields,
         )
         if not verify:
             sweep = Sweep(sweep.studies, verify=False, name=sweep.name)
@@ -81,6 +92,9 @@ def run_command(
             reps=reps or 3,
             seed=42 if seed is None else seed,
             delta=delta,
+            directed=reading.directed,
+            index_base=reading.index_base,
+            weights=reading.weights,
         )
         sweep = Sweep((study,), verify=verify)
     _execute(sweep, out=out, resume=resume, cache_dir=cache_dir, progress=progress)

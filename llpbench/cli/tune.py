@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from llpbench.cli.reading import DIRECTED, INDEX_BASE, WEIGHTS, read_options
 from llpbench.errors import SpecError
 
 
@@ -44,6 +45,9 @@ def tune_delta_command(
         help="Datasets cache folder (default: $LLPBENCH_DATA_DIR, else <repo>/datasets).",
         show_default=False,
     ),
+    directed: bool = DIRECTED,
+    index_base: str = INDEX_BASE,
+    weights: str = WEIGHTS,
 ) -> None:
     """Time Δ-stepping over Δ = median weight x 2^-4..2^4 and print the fastest Δ."""
     from llpbench.baselines.delta_stepping import MAX_THREADS
@@ -52,7 +56,8 @@ def tune_delta_command(
 
     if threads > MAX_THREADS:
         raise SpecError(f"--threads must be between 1 and {MAX_THREADS}, got {threads}")
-    g = load_graph(graph, cache_dir=cache_dir, progress=True)
+    options = read_options(directed, index_base, weights)
+    g = load_graph(graph, cache_dir=cache_dir, progress=True, options=options)
     if g.n == 0:
         raise SpecError(f"{g.name}: the graph has no vertices")
     if source:

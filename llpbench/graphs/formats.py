@@ -1,7 +1,11 @@
 """Graph files: Matrix Market, DIMACS ``.gr``, SNAP edge lists, weighted edge lists, npz cache.
 
-Readers return a :class:`~llpbench.graphs.graph.Graph` (self-loops dropped, parallel arcs
-collapsed to their smallest weight) and load large files at I/O speed: the arc lines are parsed
+Readers return a :class:`~llpbench.graphs.graph.Graph` (self-loops kept aside in
+``Graph.loops``, parallel arcs collapsed to their smallest weight), record in
+``provenance["reading"]`` every assumption they made about the file (directedness and why,
+index base and why, count header, self-loops, merged parallel arcs), warn with a
+:class:`~llpbench.errors.ReadingWarning` naming the deciding flag when a guess was needed, and
+load large files at I/O speed: the arc lines are parsed
 by pandas' C tokenizer, never by a Python loop per line (see :mod:`.formats_text`). Any
 malformed input raises :class:`~llpbench.errors.FormatError` naming file, line and what was
 expected; a negative weight raises :class:`~llpbench.errors.NegativeWeightError` naming both.
@@ -17,10 +21,15 @@ Every reader and writer also accepts the name with ``.gz`` appended.
 
 from __future__ import annotations
 
+import dataclasses
+import re
+import warnings
 from pathlib import Path
 from typing import Any
 
-from llpbench.errors import FormatError
+import numpy as np
+
+from llpbench.errors import FormatError, ReadingWarning, SpecError
 from llpbench.graphs.formats_text import (
     BodySpec,
     iter_lines,
@@ -51,7 +60,12 @@ def _stem(path: Path) -> str:
 
 
 def read_graph(
-    path: str | Path, *, directed: bool | None = None, name: str | None = None, family: str = "file"
+    path: str | Path,
+    *,
+    directed: bool | None = None,
+    index_base: str | int = "auto",
+    name: str | None = None,
+    family: str = "file",
 ) -> Graph:
     """Read a graph file, choosing the reader by suffix.
 
@@ -64,6 +78,8 @@ def read_graph(
         None keeps the file's own answer (Matrix Market ``symmetric`` and llpbench-written
         undirected files are undirected, everything else directed). False adds every arc's
         twin; True marks the graph directed, keeping the arcs as stored.
+    index_base : {"auto", 0, 1}
+        First vertex id of an edge list (Matrix Market and DIMACS are 1-based by definition).
     name, family : str
         Registry name (default: the file name without suffixes) and family.
 
@@ -79,8 +95,16 @@ def read_graph(
         A weight below zero; the message names file and line.
     """
     path = Path(path)
-    readers = {".mtx": read_matrix_market, ".gr": read_dimacs, ".wel": read_wel}
-    reader = readers.get(suffix_of(path), read_snap)
+    suffix = suffix_of(path)
+    if suffix not in (".mtx", ".gr"):  # an edge list: .wel weighted, anything else SNAP-like
+        reader = read_wel if suffix == ".wel" else read_snap
+        return reader(path, directed=directed, index_base=index_base, name=name, family=family)
+    if str(index_base) not in ("auto", "1"):
+        raise SpecError(
+            f"{path}: {suffix} files are 1-based by definition; "
+            f"--index-base {index_base} does not apply"
+        )
+    reader = read_matrix_market if suffix == ".mtx" else read_dimacs
     return reader(path, directed=directed, name=name, family=family)
 
 
@@ -95,9 +119,61 @@ def _build(
     name: str | None,
     family: str,
     provenance: dict[str, Any],
+    reading: dict[str, Any] | None = None,
+    claim: bool | None = None,
+    warns: list[str] | None = None,
 ) -> Graph:
+    """The graph of the parsed arcs, with ``provenance["reading"]`` saying what was assumed.
+
+    ``claim`` is what the file says about directedness (edge lists only; None when silent),
+    ``native`` the format's own answer; an explicit ``directed`` overrides both.
+    """
     src, dst, weights = arrays
-    final = native if directed is None else directed
+    reading = dict(reading or {}, format=provenance["format"])
+    warns = list(warns or [])
+    if directed is not None:
+        final, why = directed, "--directed" if directed else "--undirected"
+    elif claim is not None:
+        final, why = claim, "the file's comment says so"
+        native = claim
+    elif reading.get("format") in ("snap", "wel"):
+        lonely = _without_reverse(n, src, dst, weights)
+        if lonely == 0 and src.shape[0]:
+            final, why = False, "every arc is listed in both directions"
+        else:
+            final, why = True, "the file does not say; read as directed"
+            if src.shape[0]:
+                share = 100.0 * lonely / max(1, int((src != dst).sum()))
+                warns.append(
+                    f"{path}: the file does not say whether it is directed; read as directed "
+                    f"({share:.0f}% of arcs have no reverse arc); pass --undirected if each "
+                    "edge is listed once, or --directed to confirm"
+                )
+        native = final
+    else:
+        final = native
+        why = (
+            "the format says so"
+            if reading.get("format") != "mtx"
+            else ("Matrix Market 'general'" if native else "Matrix Market 'symmetric'")
+        )
+    loops = src == dst
+    keys = src[~loops] * max(n, 1) + dst[~loops]
+    reading.update(
+        directed=bool(final),
+        directed_because=why,
+        arc_lines=int(src.shape[0]),
+        self_loops=int(loops.sum()),
+        parallel_arcs_merged=int(keys.shape[0] - np.unique(keys).shape[0]),
+        n=int(n),
+    )
+    provenance = dict(provenance, reading=reading)
+    for text in warns:
+        warnings.warn(text, ReadingWarning, stacklevel=3)
+    if warns:
+        provenance["warnings"] = warns
+    if directed is None and claim is not None:
+        directed = claim
     # Symmetric storage must be completed; an explicit directed=False asks for twins.
     symmetrize = (not native and (not stored_both or directed is None)) or directed is False
     graph = Graph.from_edges(
@@ -112,16 +188,21 @@ def _build(
         provenance=provenance,
     )
     if graph.directed != final:
-        graph = Graph(
-            graph.indptr,
-            graph.indices,
-            graph.weights,
-            final,
-            graph.name,
-            graph.family,
-            graph.provenance,
-        )
+        graph = dataclasses.replace(graph, directed=final)
     return graph
+
+
+def _without_reverse(n: int, src: np.ndarray, dst: np.ndarray, weights) -> int:
+    """How many non-loop arcs have no reverse arc (of equal weight, when weighted)."""
+    keep = src != dst
+    s, d = src[keep], dst[keep]
+    if weights is None:
+        fwd, back = s * max(n, 1) + d, d * max(n, 1) + s
+        return int((~np.isin(back, fwd)).sum())
+    w = weights[keep]
+    fwd = np.rec.fromarrays([s, d, w])
+    back = np.rec.fromarrays([d, s, w])
+    return int((~np.isin(back, fwd)).sum())
 
 
 def read_matrix_market(
@@ -259,69 +340,197 @@ def read_dimacs(
 
 def read_snap(
     path: str | Path,
-    directed: bool | None = True,
+    directed: bool | None = None,
     *,
+    index_base: str | int = "auto",
     name: str | None = None,
     family: str = "file",
 ) -> Graph:
-    """Read a SNAP edge list: ``#`` comments, ``from to`` per line, tabs or spaces, any EOL.
+    """Read a SNAP/KONECT-style edge list: ``#`` or ``%`` comments, ``from to`` per line.
 
-    Ids are 0-based and kept as they are (not compacted): ``n`` is the largest id plus one.
-    Weights are unit (``provenance["pattern"] = True``). Directed unless ``directed=False``.
+    What the file does not state is detected and recorded in ``provenance["reading"]``:
+
+    - a first data line ``n m`` whose ``m`` equals the number of lines after it (and whose ``n``
+      bounds the ids) is a count header, not an arc;
+    - ``index_base="auto"``: ids containing 0 are 0-based; ids starting at 1 (or reaching the
+      declared ``n``) are 1-based; larger first ids are kept as labels;
+    - ``directed=None``: a comment (SNAP ``Undirected graph``/``Directed graph``, KONECT
+      ``% sym``/``% asym``) decides; else a file listing every arc both ways is undirected,
+      and any other is read as directed with a :class:`ReadingWarning` naming ``--undirected``.
+
+    Weights are unit (``provenance["pattern"] = True``). See :func:`read_graph`.
     """
-    path = Path(path)
-    data = read_bytes(path)
-    spec = BodySpec(comment=b"#", what="an edge line 'from to'", weights=None)
-    src, dst, _ = parse_body(path, data, 0, 1, spec)
-    n = int(max(src.max(), dst.max())) + 1 if src.shape[0] else 0
-    prov = {"source": str(path), "format": "snap", "pattern": True}
-    return _build(
-        path,
-        n,
-        (src, dst, None),
-        native=True,
-        stored_both=True,
-        directed=True if directed is None else directed,
-        name=name,
-        family=family,
-        provenance=prov,
-    )
+    return _read_edge_list(path, directed, index_base, name, family, weighted=False)
 
 
 def read_wel(
-    path: str | Path, *, directed: bool | None = None, name: str | None = None, family: str = "file"
+    path: str | Path,
+    *,
+    directed: bool | None = None,
+    index_base: str | int = "auto",
+    name: str | None = None,
+    family: str = "file",
 ) -> Graph:
-    """Read a weighted edge list: ``#`` comments, ``u v w`` per line, 0-based ids.
+    """Read a weighted edge list: comments, an optional count header, ``u v w`` per line.
 
-    ``n`` is the largest id plus one unless a ``# llpbench: n=<n>`` line declares it. Weights
-    are int64 unless some weight is not an integer. See :func:`read_graph`.
+    ``n`` is declared by a count header or a ``# llpbench: n=<n>`` line, else the largest id
+    plus one. Weights are int64 unless some weight is not an integer. Detection of headers,
+    index base and directedness as in :func:`read_snap`.
     """
+    return _read_edge_list(path, directed, index_base, name, family, weighted=True)
+
+
+def _read_edge_list(path, directed, index_base, name, family, *, weighted: bool) -> Graph:
     path = Path(path)
     data = read_bytes(path)
-    meta: dict[str, str] = {}
-    for lineno, line, _ in iter_lines(data):
-        if line.strip() and not line.lstrip().startswith(b"#"):
-            break
-        meta.update(_meta(path, lineno, line, b"#"))
+    fmt = "wel" if weighted else "snap"
+    base_flag = _index_base(index_base)
+    warns: list[str] = []
+    comment, comments, meta = b"#", [], {}
+    first = None  # (lineno, tokens, offset of the line, offset of the next)
+    offset = 0
+    for lineno, line, nxt in iter_lines(data):
+        stripped = line.strip()
+        if not stripped:
+            offset = nxt
+            continue
+        if stripped[:1] in (b"#", b"%"):
+            if not comments:
+                comment = stripped[:1]
+            comments.append(stripped[1:].strip().decode("utf-8", "replace"))
+            meta.update(_meta(path, lineno, line, b"#"))
+            offset = nxt
+            continue
+        first = (lineno, stripped.split(), offset, nxt)
+        break
+    what = "an edge line 'u v w'" if weighted else "an edge line 'from to'"
+    kind = _weight_kind(meta) if weighted else None
     declared = int(meta["n"]) if "n" in meta else None
+    header = None
+    start, start_line = 0, 1
+    if first is not None:
+        lineno, tokens, line_off, nxt = first
+        ints = _ints(b" ".join(tokens), 2)
+        if ints is not None and (weighted or _counts_rest(data, nxt, comment, ints)):
+            header = (lineno, ints[0], ints[1])
+            declared = ints[0]
+            start, start_line = nxt, lineno + 1
+    forced = None
+    if base_flag is None and "n" in meta:  # written by llpbench: 0-based by definition
+        base_flag, forced = 0, "an llpbench-written file (0-based)"
     spec = BodySpec(
-        comment=b"#", what="an edge line 'u v w'", weights=_weight_kind(meta), n=declared
+        comment=comment,
+        what=what,
+        weights=kind,
+        base=1 if base_flag == 1 else 0,
+        n=declared if base_flag is not None else None,
+        expected=header[2] if header else None,
+        declared_on=header[0] if header else None,
     )
-    src, dst, w = parse_body(path, data, 0, 1, spec)
+    src, dst, w = parse_body(path, data, start, start_line, spec)
+    if forced:
+        base, why = 0, forced
+    elif base_flag == 1:
+        base, why = 1, "--index-base 1"
+    elif base_flag == 0:
+        base, why = 0, "--index-base 0"
+    else:
+        base, why = _detect_base(path, src, dst, declared, warns)
+        src, dst = src - base, dst - base
+        if declared is not None and src.shape[0] and max(src.max(), dst.max()) >= declared:
+            # parse again with the bound, for the error naming the first line beyond it
+            bounded = dataclasses.replace(spec, base=base, n=declared)
+            parse_body(path, data, start, start_line, bounded)
     n = declared
     if n is None:
         n = int(max(src.max(), dst.max())) + 1 if src.shape[0] else 0
+    claim = _claimed_direction(comments, comment, meta)
+    text = " ".join(comments).lower()
+    reading = {
+        "format": fmt,
+        "comment": comment.decode(),
+        "header_line": header[0] if header else None,
+        "declared_n": declared,
+        "index_base": base,
+        "index_base_because": why,
+        "weights_in_file": weighted,
+    }
+    if not weighted:
+        edges_claim = re.search(r"edges:\s*(\d+)", text)
+        if edges_claim and int(edges_claim.group(1)) != src.shape[0]:
+            warns.append(
+                f"{path}: a comment says {edges_claim.group(1)} edges but the file has "
+                f"{src.shape[0]} edge lines (a partial copy?)"
+            )
     return _build(
         path,
         n,
         (src, dst, w),
-        native=meta.get("directed") != "false",
+        native=True,
         stored_both=True,
         directed=directed,
         name=name,
         family=family,
-        provenance={"source": str(path), "format": "wel"},
+        provenance={"source": str(path), "format": fmt, "pattern": not weighted},
+        reading=reading,
+        claim=claim,
+        warns=warns,
     )
+
+
+def _claimed_direction(comments: list[str], comment: bytes, meta: dict) -> bool | None:
+    """What the comments say: SNAP "Undirected graph"/"Directed graph", KONECT "% sym"/"% asym"
+    on the first line, or llpbench's ``directed=`` (None when they say nothing)."""
+    if meta.get("directed") in ("true", "false"):
+        return meta["directed"] == "true"
+    konect = comments[0].split()[:1] if comment == b"%" and comments else []
+    text = " ".join(comments).lower()
+    if konect == ["sym"] or re.search(r"\bundirected\b", text):
+        return False
+    if konect == ["asym"] or re.search(r"\bdirected\b", text):
+        return True
+    return None
+
+
+def _index_base(value: str | int) -> int | None:
+    if str(value) in ("0", "1"):
+        return int(value)
+    if value != "auto":
+        raise SpecError(f"bad index base {value!r}: expected 0, 1 or auto")
+    return None
+
+
+def _counts_rest(data: bytes, offset: int, comment: bytes, ints: list[int]) -> bool:
+    """Whether ``ints = [n, m]`` counts what follows: exactly ``m`` data lines after it, none
+    naming a vertex beyond ``n`` (``0 1`` then ``1 0`` is two arcs, not a header)."""
+    n, m = ints
+    rest = 0
+    for line in data[offset:].splitlines():
+        tokens = line.split(comment, 1)[0].split()
+        if tokens:
+            rest += 1
+            if rest > m or any(not t.isdigit() or int(t) > n for t in tokens[:2]):
+                return False
+    return rest == m
+
+
+def _detect_base(path: Path, src, dst, declared: int | None, warns: list[str]) -> tuple[int, str]:
+    """The index base of an edge list whose reader was not told; an ambiguous guess adds a
+    warning naming ``--index-base`` to ``warns``."""
+    if not src.shape[0]:
+        return 0, "no arcs"
+    lo, hi = int(min(src.min(), dst.min())), int(max(src.max(), dst.max()))
+    if lo == 0:
+        return 0, "id 0 appears"
+    if declared is not None and hi == declared:
+        return 1, f"ids reach the declared n = {declared}"
+    if lo == 1:
+        warns.append(
+            f"{path}: ids start at 1, read as 1-based (vertex 1 becomes 0); "
+            "pass --index-base 0 to keep them as they are"
+        )
+        return 1, "ids start at 1 (assumed 1-based)"
+    return 0, f"ids start at {lo}: kept as labels"
 
 
 def _ints(text: bytes, count: int) -> list[int] | None:

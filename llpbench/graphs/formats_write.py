@@ -51,6 +51,10 @@ def write_graph(graph: Graph, path: str | Path) -> Path:
     path = Path(path)
     suffix = suffix_of(path)
     src, dst, weights = graph.edges()
+    if graph.loops.shape[0]:  # self-loops are listed too (weight 0: no path uses one)
+        src = np.concatenate([src, graph.loops])
+        dst = np.concatenate([dst, graph.loops])
+        weights = np.concatenate([weights, np.zeros(graph.loops.shape[0], weights.dtype)])
     meta = f"llpbench: n={graph.n} directed={str(graph.directed).lower()} weights={weights.dtype}"
     banner = f"written by llpbench: {_clean(graph.name)} ({_clean(graph.family)})"
     if suffix == ".mtx":
@@ -70,7 +74,7 @@ def write_graph(graph: Graph, path: str | Path) -> Path:
         )
         body = arcs_text(src + 1, dst + 1, None if field == "pattern" else weights)
     elif suffix == ".gr":
-        head = f"c {banner}\nc {meta}\np sp {graph.n} {graph.m}\n"
+        head = f"c {banner}\nc {meta}\np sp {graph.n} {src.shape[0]}\n"
         body = arcs_text(src + 1, dst + 1, weights, prefix="a")
     elif suffix == ".wel":
         head = f"# {banner}\n# {meta}\n"
@@ -116,6 +120,7 @@ def save_npz(graph: Graph, path: str | Path) -> Path:
             indptr=graph.indptr,
             indices=graph.indices,
             weights=graph.weights,
+            loops=graph.loops,
             meta=np.array(text),
         )
     return path
@@ -135,6 +140,7 @@ def load_npz(path: str | Path) -> Graph:
         with np.load(path, allow_pickle=False) as npz:
             meta = json.loads(str(npz["meta"][()]))
             arrays = npz["indptr"], npz["indices"], npz["weights"]
+            loops = npz["loops"] if "loops" in npz.files else None
     except OSError as exc:
         raise FormatError(path, None, f"cannot read: {exc.strerror or exc}") from exc
     except (ValueError, KeyError, zipfile.BadZipFile, EOFError) as exc:
@@ -148,6 +154,7 @@ def load_npz(path: str | Path) -> Graph:
             str(meta["name"]),
             str(meta["family"]),
             dict(meta["provenance"]),
+            loops,
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise FormatError(path, None, f"{expected} ({exc})") from exc

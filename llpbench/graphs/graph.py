@@ -34,6 +34,11 @@ class Graph:
         Registry name (or file name) and family (kronecker, road, mesh, ...).
     provenance : dict
         How the graph was made: generator and parameters, or source file and weight rule.
+    loops : int64 array, optional
+        The vertices with a self-loop, sorted. Self-loops are kept out of the CSR (no shortest
+        path or BFS level uses one) but remembered here for problems whose semantics need them:
+        in a transitive closure a looped vertex reaches itself; a job that is its own
+        prerequisite makes a scheduling instance invalid.
 
     Raises
     ------
@@ -55,8 +60,14 @@ class Graph:
     name: str = "graph"
     family: str = "unknown"
     provenance: dict[str, Any] = field(default_factory=dict)
+    loops: np.ndarray | None = None
 
     def __post_init__(self) -> None:
+        loops = np.unique(np.asarray([] if self.loops is None else self.loops, dtype=np.int64))
+        if loops.shape[0] and (loops[0] < 0 or loops[-1] >= len(self.indptr) - 1):
+            raise ValueError("self-loop vertex outside the graph")
+        loops.setflags(write=False)
+        object.__setattr__(self, "loops", loops)
         indptr = np.ascontiguousarray(self.indptr, dtype=np.int64)
         indices = np.asarray(self.indices)
         if indices.dtype not in (np.int32, np.int64):
@@ -122,13 +133,16 @@ class Graph:
         return out
 
     def to_scipy(self):
-        """The graph as a ``scipy.sparse.csr_matrix`` (explicit zeros kept as stored arcs)."""
-        import scipy.sparse as sp
+        """The graph as a ``scipy.sparse.csr_matrix``, parallel arcs merged to the lightest.
 
-        mat = sp.csr_matrix(
-            (self.weights.copy(), self.indices.copy(), self.indptr.copy()), shape=(self.n, self.n)
-        )
-        return mat
+        scipy would *sum* duplicate entries (arcs of 5 and 7 becoming one of 12); the lightest
+        is the one every shortest path uses, so duplicates are merged by minimum instead.
+        Explicit zero weights stay stored arcs. Self-loops (:attr:`loops`) are not included.
+        """
+        from llpbench.graphs.independent import min_merged_matrix
+
+        src, dst, w = self.edges()
+        return min_merged_matrix(self.n, src, dst, w)
 
     def edges(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """All arcs as parallel arrays ``(sources, targets, weights)``."""
@@ -139,7 +153,14 @@ class Graph:
         """A copy with new arc weights, recording the rule in the provenance."""
         prov = dict(self.provenance, weights=rule)
         return Graph(
-            self.indptr, self.indices, weights, self.directed, self.name, self.family, prov
+            self.indptr,
+            self.indices,
+            weights,
+            self.directed,
+            self.name,
+            self.family,
+            prov,
+            self.loops,
         )
 
     @classmethod
@@ -160,7 +181,8 @@ class Graph:
 
         With ``symmetrize`` every arc gets its reverse twin and the graph is undirected. With
         ``dedup`` parallel arcs collapse to one, keeping the smallest weight (the one any
-        shortest path would use).
+        shortest path would use). With ``drop_self_loops`` self-loops leave the CSR and their
+        vertices are recorded in :attr:`loops`.
         """
         src = np.asarray(src, dtype=np.int64)
         dst = np.asarray(dst, dtype=np.int64)
@@ -175,6 +197,7 @@ class Graph:
             directed = False
         if drop_self_loops:
             keep = src != dst
+            meta.setdefault("loops", src[~keep])
             src, dst, weights = src[keep], dst[keep], weights[keep]
         order = np.lexsort((weights, dst, src))
         src, dst, weights = src[order], dst[order], weights[order]

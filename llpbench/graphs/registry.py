@@ -35,16 +35,16 @@ from pathlib import Path
 from typing import Any
 
 from llpbench import paths
-from llpbench.errors import LlpbenchError, SpecError, UnknownNameError
+from llpbench.errors import LlpbenchError, ReadingWarning, SpecError, UnknownNameError
 from llpbench.graphs.graph import Graph
 
 DEFAULT_WEIGHTS = "uniform-int:1:255"
-CACHE_FORMAT = 1  # bump when the cached file's layout or the building steps here change
+CACHE_FORMAT = 2  # bump when the cached file's layout or the building steps here change
 SOURCES = ("generator", "suitesparse", "file")
 _SPEC_KEYS = {"family", "description", "weights", "weight_seed", "generator", "source"}
 _SOURCE_KEYS = {
     "suitesparse": ({"group", "matrix"}, {"sha256", "base_url", "directed", "compact"}),
-    "file": ({"path"}, {"directed", "pattern_weights", "compact"}),
+    "file": ({"path"}, {"directed", "index_base", "pattern_weights", "compact"}),
 }
 _PATH_SUFFIXES = {".mtx", ".gr", ".wel", ".txt", ".el", ".edges", ".tsv", ".csv", ".npz", ".gz"}
 
@@ -280,8 +280,38 @@ def list_rules() -> list[NameRule]:
     return list(_read_config()[1])
 
 
-def resolve(name_or_path: str | os.PathLike[str] | GraphSpec) -> GraphSpec:
+@dataclass(frozen=True)
+class ReadOptions:
+    """How to read a graph *file* where the file itself does not settle it (CLI flags).
+
+    ``directed`` None lets the file decide; ``index_base`` is ``auto``, ``0`` or ``1``;
+    ``weights`` is a weight rule (``file`` keeps the file's), None for the default: the file's
+    weights, or ``uniform-int:1:255`` (seed 0) with a warning when it has none.
+    """
+
+    directed: bool | None = None
+    index_base: str = "auto"
+    weights: str | None = None
+
+    @property
+    def given(self) -> list[str]:
+        out = []
+        if self.directed is not None:
+            out.append("--directed" if self.directed else "--undirected")
+        if self.index_base != "auto":
+            out.append(f"--index-base {self.index_base}")
+        if self.weights is not None:
+            out.append(f"--weights {self.weights}")
+        return out
+
+
+def resolve(
+    name_or_path: str | os.PathLike[str] | GraphSpec, options: ReadOptions | None = None
+) -> GraphSpec:
     """The spec for a registry name, a rule name (``kron-2e17``) or a graph file path.
+
+    ``options`` apply to file paths only; a registry or rule name with options is refused
+    (its table in ``datasets.toml`` states how it is read).
 
     Raises
     ------
@@ -298,13 +328,24 @@ def resolve(name_or_path: str | os.PathLike[str] | GraphSpec) -> GraphSpec:
         return name_or_path
     specs, rules, _ = _read_config()
     text = os.fspath(name_or_path)
+    options = options or ReadOptions()
+    named = None
     if not isinstance(name_or_path, os.PathLike):
         if text in specs:
-            return _copy(specs[text])
-        for rule in rules:
+            named = _copy(specs[text])
+        for rule in rules if named is None else []:
             if m := rule.regex.fullmatch(text):
-                return _spec_from_rule(text, rule, {k: int(v) for k, v in m.groupdict().items()})
-    return _spec_from_path(text, list(specs))
+                fields = {k: int(v) for k, v in m.groupdict().items()}
+                named = _spec_from_rule(text, rule, fields)
+                break
+    if named is not None:
+        if options.given:
+            raise SpecError(
+                f"{text} is a registry graph; {' '.join(options.given)} applies to graph files "
+                f"only (its reading is set in {config_file()})"
+            )
+        return named
+    return _spec_from_path(text, list(specs), options)
 
 
 def _spec_from_rule(name: str, rule: NameRule, fields: dict[str, int]) -> GraphSpec:
@@ -319,7 +360,7 @@ def _spec_from_rule(name: str, rule: NameRule, fields: dict[str, int]) -> GraphS
     return _spec_from_table(name, table, f"{config_file()} [rules.{rule.rule}]", "rule")
 
 
-def _spec_from_path(text: str, known: list[str]) -> GraphSpec:
+def _spec_from_path(text: str, known: list[str], options: ReadOptions) -> GraphSpec:
     p = Path(text).expanduser()
     looks_like_path = os.sep in text or "/" in text or p.suffix.lower() in _PATH_SUFFIXES
     if not p.exists():
@@ -328,12 +369,24 @@ def _spec_from_path(text: str, known: list[str]) -> GraphSpec:
         raise UnknownNameError("graph", text, known)
     if not p.is_file():
         raise GraphNotFoundError(f"{text}: not a graph file (it is a directory)")
+    weights = "file"
+    if options.weights is not None:
+        from llpbench.graphs.weights import parse_weight_rule
+
+        weights = str(parse_weight_rule(options.weights))
+    params: dict[str, Any] = {"path": str(p.resolve()), "pattern_weights": DEFAULT_WEIGHTS}
+    if options.directed is not None:
+        params["directed"] = options.directed
+    if options.index_base != "auto":
+        params["index_base"] = options.index_base
+    if options.weights is not None:
+        params["weights_flag"] = True
     return GraphSpec(
         name=p.stem,
         family="file",
         source="file",
-        params={"path": str(p.resolve()), "pattern_weights": DEFAULT_WEIGHTS},
-        weights="file",
+        params=params,
+        weights=weights,
         weight_seed=0,
         description=f"graph file {text}",
         origin="path",
@@ -356,6 +409,7 @@ def build_graph(spec: GraphSpec, *, cache_dir: Path, progress: bool = False) -> 
         graph = read_graph(
             fetch(spec, cache_dir=cache_dir, progress=progress),
             directed=directed,
+            index_base=spec.params.get("index_base", "auto"),
             name=spec.name,
             family=spec.family,
         )
@@ -363,7 +417,23 @@ def build_graph(spec: GraphSpec, *, cache_dir: Path, progress: bool = False) -> 
             graph = compact_ids(graph)
     rule, seed = spec.weights, spec.weight_seed
     if rule == "file" and graph.provenance.get("pattern"):
+        if spec.params.get("weights_flag"):
+            raise SpecError(
+                f"{spec.params['path']}: --weights file, but the file has no weights "
+                "(a pattern file); choose a rule such as unit or uniform-int:1:255"
+            )
         rule = spec.params.get("pattern_weights", DEFAULT_WEIGHTS)
+        if spec.origin == "path":
+            note = (
+                f"{spec.params['path']}: the file has no weights; assigned {rule} (seed {seed}); "
+                "pass --weights unit (or another rule) to choose"
+            )
+            warnings.warn(note, ReadingWarning, stacklevel=2)
+            graph = dataclasses.replace(
+                graph, provenance=dict(
+                    graph.provenance, warnings=[*graph.provenance.get("warnings", []), note]
+                )
+            )
     if rule != "file":
         graph = assign_weights(graph, rule, seed)
     prov = dict(graph.provenance)
@@ -407,6 +477,7 @@ def compact_ids(graph: Graph) -> Graph:
     used = np.zeros(graph.n, dtype=bool)
     used[src] = True
     used[dst] = True
+    used[graph.loops] = True  # a vertex whose only arc is a self-loop is named by the file
     new_id = np.cumsum(used) - 1
     prov = dict(graph.provenance, compacted_from_n=graph.n)
     return Graph.from_edges(
@@ -418,6 +489,7 @@ def compact_ids(graph: Graph) -> Graph:
         name=graph.name,
         family=graph.family,
         provenance=prov,
+        loops=new_id[graph.loops],
     )
 
 
@@ -468,6 +540,7 @@ def load_graph(
     cache_dir: str | os.PathLike[str] | None = None,
     progress: bool = False,
     rebuild: bool = False,
+    options: ReadOptions | None = None,
 ) -> Graph:
     """The weighted graph named by a registry name, rule name, spec or file path.
 
@@ -493,7 +566,7 @@ def load_graph(
     >>> g.n, g.m  # doctest: +SKIP
     (256, 960)
     """
-    spec = resolve(name_or_path)
+    spec = resolve(name_or_path, options)
     cache = paths.data_dir(cache_dir)
     if spec.cacheable and not rebuild and is_cached(spec, cache):
         graph = _load_cached(spec, cache)

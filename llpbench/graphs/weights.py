@@ -28,7 +28,7 @@ from llpbench.graphs.graph import Graph
 __all__ = ["DEFAULT_WEIGHT_RULE", "WeightRule", "assign_weights", "parse_weight_rule"]
 
 DEFAULT_WEIGHT_RULE = "uniform-int:1:255"
-_FORMS = "uniform-int:LO:HI, uniform-float:LO:HI, unit, file"
+_FORMS = "uniform-int:LO:HI, uniform-float:LO:HI, uniform:LO..HI, unit, file"
 _MASK64 = (1 << 64) - 1
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -79,10 +79,16 @@ def parse_weight_rule(rule: str) -> WeightRule:
     --------
     >>> str(parse_weight_rule(" uniform-int:1:255 "))
     'uniform-int:1:255'
+    >>> str(parse_weight_rule("uniform:1..255"))
+    'uniform-int:1:255'
     """
     if not isinstance(rule, str):
         raise SpecError(f"bad weight rule {rule!r}: not a string; expected one of {_FORMS}")
     text = rule.strip()
+    if text.startswith("uniform:") and ".." in text:  # the short spelling, uniform:1..255
+        lo_text, _, hi_text = text[len("uniform:") :].partition("..")
+        integral = all(t.strip().lstrip("-").isdigit() for t in (lo_text, hi_text))
+        text = f"uniform-{'int' if integral else 'float'}:{lo_text.strip()}:{hi_text.strip()}"
     parts = text.split(":")
     kind = parts[0]
     if kind in ("unit", "file"):

@@ -134,12 +134,18 @@ def answer(inst: Instance, state: np.ndarray) -> np.ndarray:
 
 
 def reference(inst: Instance) -> np.ndarray:
-    """Levels from scipy's ``breadth_first_order`` predecessor tree."""
+    """Levels from scipy's ``breadth_first_order`` predecessor tree, on the graph as the
+    verifier reads it (:func:`~llpbench.graphs.independent.reference_structure`)."""
     from scipy.sparse.csgraph import breadth_first_order
 
+    from llpbench.graphs.independent import reference_structure
+
     graph, source = inst.meta["graph"], inst.meta["source"]
-    order, pred = breadth_first_order(graph.to_scipy(), source, directed=True)
-    levels = np.full(graph.n, np.inf)
+    mat = reference_structure(graph)
+    if not 0 <= inst.meta["source"] < mat.shape[0]:  # the verifier's graph is smaller
+        return np.full(mat.shape[0], np.inf)
+    order, pred = breadth_first_order(mat, source, directed=True)
+    levels = np.full(mat.shape[0], np.inf)
     levels[source] = 0
     for v in order[1:]:  # BFS order: a predecessor's level is always known first
         levels[v] = levels[pred[v]] + 1

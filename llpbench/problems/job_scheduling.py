@@ -161,11 +161,17 @@ def instance(graph: Graph, duration: np.ndarray) -> Instance:
     Raises
     ------
     SpecError
-        If ``graph`` has a cycle or a duration is missing or below 1.
+        If ``graph`` has a cycle (a self-loop too: a job that is its own prerequisite) or a
+        duration is missing or below 1.
     """
     duration = np.ascontiguousarray(duration, dtype=np.int64)
     if duration.shape != (graph.n,) or (graph.n and duration.min() < 1):
         raise SpecError(f"job-scheduling: {graph.name} needs {graph.n} durations >= 1")
+    if graph.loops.shape[0]:
+        raise SpecError(
+            f"job-scheduling: {graph.name}: job {int(graph.loops[0])} is its own prerequisite "
+            f"(a self-loop; {graph.loops.shape[0]} such jobs); prerequisites need a DAG"
+        )
     if topological_order(graph.indptr, graph.indices).shape[0] != graph.n:
         raise SpecError(f"job-scheduling: {graph.name} has a cycle; prerequisites need a DAG")
     rptr, rsrc, _ = graph.reverse
@@ -211,15 +217,25 @@ def answer(inst: Instance, state: np.ndarray) -> np.ndarray:
 
 
 def reference(inst: Instance) -> np.ndarray:
-    """Level-synchronous Kahn in numpy: a level's jobs push their finish times forward."""
-    graph = inst.meta["graph"]
+    """Level-synchronous Kahn in numpy: a level's jobs push their finish times forward.
+
+    The prerequisites are read by the verifier's own path
+    (:func:`~llpbench.graphs.independent.reference_structure`), not from the solver's CSR.
+    """
+    from llpbench.graphs.independent import reference_structure
+
+    mat = reference_structure(inst.meta["graph"])
+    n, indptr, dst = mat.shape[0], mat.indptr, mat.indices.astype(np.int64)
+    out_degrees = np.diff(indptr)
+    src = np.repeat(np.arange(n, dtype=np.int64), out_degrees)
     dur = inst.arrays[4]
-    src, dst, _ = graph.edges()
-    start = np.zeros(graph.n, dtype=np.int64)
-    indeg = np.bincount(dst, minlength=graph.n)
+    if dur.shape[0] != n:
+        return np.zeros(n, dtype=np.int64)  # another graph than the instance's: verify says so
+    start = np.zeros(n, dtype=np.int64)
+    indeg = np.bincount(dst, minlength=n)
     level = np.flatnonzero(indeg == 0)
     while level.size:
-        lo, counts = graph.indptr[level], graph.out_degrees()[level]
+        lo, counts = indptr[level], out_degrees[level]
         firsts = np.repeat(lo - (np.cumsum(counts) - counts), counts)  # the level's arcs
         arcs = np.arange(counts.sum(), dtype=np.int64) + firsts
         np.maximum.at(start, dst[arcs], start[src[arcs]] + dur[src[arcs]])

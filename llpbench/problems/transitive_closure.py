@@ -9,7 +9,9 @@ Formulation
     ORs every such set into ``R(j)`` (a CAS loop per word) and reports j's in-neighbours,
     whose predicate reads ``R(j)``. The least state with no forbidden vertex is the closure:
     ``R(j)`` = the vertices reachable from j by a path of one or more arcs (j itself only if
-    it lies on a cycle). Cycles need no special case.
+    it lies on a cycle). Cycles need no special case. A self-loop is the shortest cycle: the
+    CSR keeps no loops (``Graph.loops`` lists them), so a looped vertex starts with its own
+    bit set, the one fact about j that no other arc can give.
 
 Priority ``|R(j)|`` (a popcount of the row): small sets, near the sinks and complete early,
 propagate first (a constant key made PTWB's heap pop almost LIFO: 38x the items of FIFO on
@@ -189,17 +191,32 @@ def instance(graph: Graph) -> Instance:
     rptr, rsrc, _ = graph.reverse
     in_degrees = np.diff(rptr)
     arrays = (graph.indptr, graph.indices, rptr, rsrc, np.int64(n), np.int64(words))
+    loops = graph.loops
+
+    def init_state() -> np.ndarray:
+        state = np.zeros(n * words, dtype=np.int64)
+        _set_own_bits(state.reshape(max(n, 1), words) if n else state.reshape(0, 0), loops)
+        return state
+
     return Instance(
         problem=__name__,
         arrays=arrays,
         n=n,
         max_out=int(in_degrees.max(initial=0)),
-        init_state=lambda: np.zeros(n * words, dtype=np.int64),
+        init_state=init_state,
         # worklist items mean "R(j) ∪ {j} is not yet in its in-neighbours' sets"
         init_work=np.flatnonzero(in_degrees > 0).astype(np.int64),
         bucket_width=1,
         meta={"graph": graph, "words": words},
     )
+
+
+def _set_own_bits(rows: np.ndarray, vertices: np.ndarray) -> None:
+    """Set bit v of row v for each v in ``vertices`` (rows: ``(n, words)`` int64 or uint64)."""
+    if vertices.shape[0]:
+        bits = (np.uint64(1) << (vertices.astype(np.uint64) & np.uint64(63))).view(np.int64)
+        flat = rows.view(np.int64)
+        flat[vertices, vertices >> 6] |= bits
 
 
 def generate(size: int, seed: int) -> Instance:
@@ -235,13 +252,18 @@ def _pack_rows(rows: np.ndarray, words: int) -> np.ndarray:
 
 def reference(inst: Instance) -> np.ndarray:
     """Reachability by scipy's ``breadth_first_order`` from every vertex (j reaches itself
-    only if some in-neighbour of j is reachable from j)."""
+    only if some in-neighbour of j, j itself for a self-loop, is reachable from j), on the
+    graph as the verifier reads it (self-loops included: see
+    :func:`~llpbench.graphs.independent.reference_structure`)."""
     from scipy.sparse.csgraph import breadth_first_order
 
-    graph, words = inst.meta["graph"], inst.meta["words"]
-    n = graph.n
-    mat = graph.to_scipy()
-    rptr, rsrc, _ = graph.reverse
+    from llpbench.graphs.independent import reference_structure
+
+    mat = reference_structure(inst.meta["graph"])
+    n = mat.shape[0]  # the file's n: a misread graph of another size fails verify's shape test
+    words = (n + 63) // 64
+    rev = mat.T.tocsr()
+    rptr, rsrc = rev.indptr, rev.indices
     result = np.zeros((n, words), dtype=np.uint64)
     chunk = 256
     for start in range(0, n, chunk):
@@ -323,6 +345,7 @@ def baseline(inst: Instance, threads: int = 1) -> BaselineResult:
         w.start()
     for w in workers:
         w.join()
+    _set_own_bits(rows, graph.loops)
     seconds = time.perf_counter() - t0
     return BaselineResult(
         answer=rows.view(np.uint64),

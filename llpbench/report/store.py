@@ -29,7 +29,9 @@ LATEST = "latest"
 KINDS = ("llp", "baseline")
 
 #: Columns read as text; everything else in the schema is a number (or ``verified``).
-TEXT_COLUMNS = ("graph", "family", "problem", "kind", "solver", "worklist", "config", "timestamp")
+TEXT_COLUMNS = (
+    "graph", "family", "problem", "kind", "solver", "worklist", "config", "timestamp", "reading",
+)
 #: Integer columns that every row must fill; the other integer columns may be empty (``<NA>``).
 REQUIRED_INT_COLUMNS = ("threads", "rep")
 INT_COLUMNS = ("n", "m", "threads", "source", "size", "seed", "rep")

@@ -11,8 +11,6 @@ import http.server
 import io
 import json
 import os
-import subprocess
-import sys
 import tarfile
 import threading
 from pathlib import Path
@@ -22,42 +20,12 @@ import pytest
 
 from llpbench.graphs.formats import read_graph
 from llpbench.graphs.registry import load_graph
+from tests.cli.conftest import assert_one_line_error
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO.parent / "shared" / "datasets"
 LUXEMBOURG = SHARED / "luxembourg_osm.mtx"
 needs_shared = pytest.mark.usefixtures("datasets_dir")  # fails, not skips, when absent
-
-
-@pytest.fixture
-def cli(tmp_path):
-    """Run `python -m llpbench ARGS` from the repository root with a private cache."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LLPBENCH_")}
-    env.update(LLPBENCH_DATA_DIR=str(tmp_path / "cache"), COLUMNS="200", NO_COLOR="1")
-
-    def run(*args: str, **extra_env: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "llpbench", *args],
-            cwd=REPO,
-            env={**env, **extra_env},
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-
-    run.cache = tmp_path / "cache"
-    return run
-
-
-def assert_one_line_error(proc: subprocess.CompletedProcess[str], *needles: str) -> str:
-    assert proc.returncode != 0, proc.stdout
-    assert "Traceback" not in proc.stderr + proc.stdout
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1, proc.stderr
-    assert lines[0].startswith("error: ")
-    for needle in needles:
-        assert needle in lines[0]
-    return lines[0]
 
 
 def test_list_shows_registry_entries_rules_and_cache_state(cli):

@@ -69,7 +69,11 @@ def test_luxembourg_osm(datasets_dir, fast_only):
     g = read_graph(path)
     assert (g.n, g.m, g.directed) == (114_599, 239_332, False)
     assert g.name == "luxembourg_osm" and g.family == "file"
+    reading = g.provenance.pop("reading")
     assert g.provenance == {"source": str(path), "format": "mtx", "pattern": True}
+    assert reading["directed"] is False
+    assert reading["directed_because"] == "Matrix Market 'symmetric'"
+    assert (reading["self_loops"], reading["parallel_arcs_merged"]) == (0, 0)
     assert g.weights.dtype == np.int64 and np.all(g.weights == 1)
     assert arcs_of(g) == mtx_pairs(path)
 

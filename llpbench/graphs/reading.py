@@ -1,0 +1,61 @@
+"""What a reader assumed about a graph file, in words: for ``datasets info`` and results rows.
+
+Readers record their assumptions in ``graph.provenance["reading"]`` (see
+:mod:`llpbench.graphs.formats`); this module only words them, so that a table, a terminal and
+a ``runs.csv`` row all say the same thing about how an input was read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from llpbench.graphs.graph import Graph
+
+
+def reading_facts(graph: Graph) -> dict[str, Any]:
+    """Each assumption as a labelled fact (empty for generated graphs: nothing was read)."""
+    reading = graph.provenance.get("reading")
+    if not isinstance(reading, dict):
+        return {}
+    out: dict[str, Any] = {
+        "reading: format": reading.get("format"),
+        "reading: directed": f"{reading.get('directed')} ({reading.get('directed_because')})",
+    }
+    if "index_base" in reading:
+        out["reading: index base"] = (
+            f"{reading['index_base']} ({reading.get('index_base_because')})"
+        )
+    if reading.get("header_line"):
+        line, n = reading["header_line"], reading["declared_n"]
+        out["reading: count header"] = f"line {line} (n = {n})"
+    out["reading: weights"] = str(graph.provenance.get("weights", "file"))
+    loops = reading.get("self_loops", 0)
+    out["reading: self-loops"] = f"{loops} (kept aside from the CSR, in Graph.loops)"
+    out["reading: parallel arcs merged"] = reading.get("parallel_arcs_merged", 0)
+    for i, text in enumerate(graph.provenance.get("warnings", []), 1):
+        out[f"reading: warning {i}"] = text
+    return out
+
+
+def reading_label(graph: Graph) -> str:
+    """One compact line for a results row: ``generated``, or the file reading's assumptions.
+
+    >>> from llpbench.graphs.graph import Graph
+    >>> reading_label(Graph.from_edges(2, [0], [1], [1]))
+    'generated'
+    """
+    reading = graph.provenance.get("reading")
+    if not isinstance(reading, dict):
+        return "generated"
+    parts = [
+        str(reading.get("format")),
+        "directed" if reading.get("directed") else "undirected",
+    ]
+    if "index_base" in reading:
+        parts.append(f"base={reading['index_base']}")
+    if reading.get("header_line"):
+        parts.append(f"header=line{reading['header_line']}")
+    parts.append(f"weights={graph.provenance.get('weights', 'file')}")
+    parts.append(f"loops={reading.get('self_loops', 0)}")
+    parts.append(f"merged={reading.get('parallel_arcs_merged', 0)}")
+    return " ".join(parts)

@@ -1,0 +1,43 @@
+"""Fixtures of the CLI tests: the real entry point in a subprocess, and the one-line check."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def cli(tmp_path):
+    """Run `python -m llpbench ARGS` from the repository root with a private cache."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LLPBENCH_")}
+    env.update(LLPBENCH_DATA_DIR=str(tmp_path / "cache"), COLUMNS="200", NO_COLOR="1")
+
+    def run(*args: str, **extra_env: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "llpbench", *args],
+            cwd=REPO,
+            env={**env, **extra_env},
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    run.cache = tmp_path / "cache"
+    return run
+
+
+def assert_one_line_error(proc: subprocess.CompletedProcess[str], *needles: str) -> str:
+    assert proc.returncode != 0, proc.stdout
+    assert "Traceback" not in proc.stderr + proc.stdout
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("error: ")
+    for needle in needles:
+        assert needle in lines[0]
+    return lines[0]
