@@ -8,7 +8,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "solve"]
+__all__ = ["ReadOptions", "__version__", "solve"]
 
 
 def __getattr__(name: str):
@@ -17,4 +17,8 @@ def __getattr__(name: str):
         from llpbench.api import solve
 
         return solve
+    if name == "ReadOptions":
+        from llpbench.graphs.registry import ReadOptions
+
+        return ReadOptions
     raise AttributeError(name)

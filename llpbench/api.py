@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from llpbench.graphs.graph import Graph
 from llpbench.llp.runtime import solve_llp
 from llpbench.problems import build_instance, problem_module
+
+if TYPE_CHECKING:
+    from llpbench.graphs.registry import ReadOptions
 
 
 @dataclass
@@ -54,7 +58,7 @@ def solve(
     threads: int = 1,
     verify: bool = True,
     cache_dir: str | os.PathLike[str] | None = None,
-    options=None,
+    options: ReadOptions | None = None,
 ) -> Solution:
     """Solve one instance with an LLP solver and check it against the reference.
 

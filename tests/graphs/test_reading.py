@@ -10,19 +10,24 @@ its own path, fails.
 from __future__ import annotations
 
 import dataclasses
+import tempfile
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from llpbench.errors import ReadingWarning, SpecError
-from llpbench.graphs.formats import read_graph
+from llpbench.graphs.formats import load_npz, read_graph, save_npz, write_graph
 from llpbench.graphs.graph import Graph
 from llpbench.graphs.independent import reference_input, reference_matrix
 from llpbench.graphs.reading import reading_label
 from llpbench.graphs.registry import ReadOptions, load_graph
 from llpbench.llp.runtime import solve_llp
 from llpbench.problems import build_instance, problem_module
+from tests.graphs.test_formats import graphs
 
 
 def write(tmp_path, name: str, text: str):
@@ -197,8 +202,6 @@ def test_self_loops_survive_compaction_cache_and_export(tmp_path):
     path = write(tmp_path, "g.wel", "# Directed\n10 10 1\n10 20 3\n20 30 4\n")
     g, _ = read_quietly(path)
     out = tmp_path / "out.wel"
-    from llpbench.graphs.formats import load_npz, save_npz, write_graph
-
     write_graph(g, out)
     again, _ = read_quietly(out)
     assert again.loops.tolist() == g.loops.tolist() == [10]
@@ -290,3 +293,37 @@ def test_reading_label_states_every_assumption(tmp_path):
     label = reading_label(g)
     assert label.startswith("snap undirected base=1 header=line1")
     assert "loops=1" in label and "merged=0" in label
+
+
+# --- the two readers agree on files read right ---------------------------------------------
+
+
+def same_arcs(reference, graph: Graph) -> None:
+    """The verifier's matrix, self-loops left out, equals the solver's graph arc for arc."""
+    ref = reference.tolil()
+    ref.setdiag(0)
+    ref = ref.tocsr()
+    ref.eliminate_zeros()
+    mine = graph.to_scipy().astype(np.float64)
+    mine.eliminate_zeros()
+    assert ref.shape == mine.shape
+    assert (ref != mine).nnz == 0
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(g=graphs(), suffix=st.sampled_from([".mtx", ".gr", ".wel", ".mtx.gz", ".gr.gz"]))
+def test_independent_reader_agrees_with_the_reader_on_every_format(g, suffix):
+    with tempfile.TemporaryDirectory() as tmp:
+        path = write_graph(g, Path(tmp) / f"g{suffix}")
+        again, _ = read_quietly(path)
+        assert "re-read independently" in reference_input(again)
+        same_arcs(reference_matrix(again), again)
+        loops = reference_matrix(again).diagonal().nonzero()[0]
+        assert set(loops.tolist()) <= set(again.loops.tolist())
+
+
+@pytest.mark.parametrize("name", ["luxembourg-road", "delaunay-n16", "cit-hepph"])
+def test_independent_reader_agrees_on_the_real_registry_graphs(name, datasets_dir, tmp_path):
+    g = load_graph(name, cache_dir=tmp_path)
+    assert "re-read independently" in reference_input(g)
+    same_arcs(reference_matrix(g), g)
