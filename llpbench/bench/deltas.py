@@ -9,6 +9,7 @@ the sweep (tuning on a tiny graph would pick a Δ for the wrong scale). The choi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
@@ -25,12 +26,24 @@ class DeltaChooser:
         self.reps = reps
         self.representatives: dict[str, Graph] = {}
         self.used: dict[str, dict[str, object]] = {}
+        self._offered: dict[str, list[str]] = {}  # family -> graph names not yet loaded
+        self._load: Callable[[str], Graph] | None = None
 
     def consider(self, graph: Graph) -> None:
         """Offer ``graph`` as its family's representative (the largest one wins)."""
         best = self.representatives.get(graph.family)
         if best is None or graph.m > best.m:
             self.representatives[graph.family] = graph
+
+    def offer(self, name: str, load: Callable[[str], Graph]) -> None:
+        """Offer the graph ``name`` without loading it: it is loaded (by ``load``) and
+        considered only when Δ is first needed for its family. A shard of a sweep thereby
+        loads no graph of a family it runs no baseline on, yet picks the same
+        representative as the whole sweep would."""
+        from llpbench.graphs.registry import resolve
+
+        self._offered.setdefault(resolve(name).family, []).append(name)
+        self._load = load
 
     def __call__(self, graph: Graph, source: int, explicit: float | None) -> float | None:
         if explicit:
@@ -39,6 +52,9 @@ class DeltaChooser:
         from llpbench.baselines.delta_tuning import load_tuned, save_tuned, tune_delta
         from llpbench.bench.runner import pick_sources
 
+        for name in self._offered.pop(graph.family, []):
+            assert self._load is not None
+            self.consider(self._load(name))
         rep = self.representatives.get(graph.family, graph)
         tuned = load_tuned(self.path).get(rep.name)
         if tuned is None:

@@ -28,6 +28,7 @@ COMMAND_MODULES = [
     "llpbench.cli.solve",
     "llpbench.cli.tune",
     "llpbench.cli.sweep",
+    "llpbench.cli.cluster",
     "llpbench.cli.report",
 ]
 
