@@ -94,7 +94,7 @@ def cluster_options(table: dict[str, Any], **flags: Any) -> ClusterOptions:
     merged.update({k: v for k, v in flags.items() if v is not None})
     if not merged["executor"]:
         raise SpecError("no executor: give --executor local|slurm (or executor in [cluster])")
-    if not merged["shards"]:
+    if merged["shards"] is None:
         raise SpecError("--executor needs the number of shards: --shards N "
                         "(or shards in the config's [cluster] table)")
     return ClusterOptions(**merged)
@@ -114,11 +114,17 @@ def require_submitit():
 def make_executor(options: ClusterOptions, folder: Path):
     """A ``submitit.AutoExecutor`` for ``options`` (nothing is submitted yet)."""
     submitit = require_submitit()
-    executor = submitit.AutoExecutor(folder=folder, cluster=options.executor)
+    try:
+        executor = submitit.AutoExecutor(folder=folder, cluster=options.executor)
+    except RuntimeError as exc:  # e.g. no `srun` here: not a SLURM machine
+        raise LlpbenchError(f"--executor {options.executor}: {exc}") from None
     params: dict[str, Any] = {
         "name": "llpbench",
         "timeout_min": options.time_min,
         "slurm_exclusive": True,  # no other job on a benchmark's node
+        # Run in the batch step, which holds every CPU of the exclusive node; an srun step
+        # would get --cpus-per-task (1 by default) and might be bound to that one core.
+        "slurm_use_srun": False,
         "slurm_partition": options.partition,
         "slurm_array_parallelism": options.array_parallelism,
     }
@@ -219,7 +225,10 @@ def run_with_executor(
             console.print(f"the jobs keep running; merge later: llpbench merge "
                           f"{root}/shard-*-of-{plan.count}-{plan.plan_hash[:8]} --out DIR")
         raise
-    present = [root / plan.folder_name(i) for i in range(1, plan.count + 1)]
+    # A failed job's folder may be what made it fail: it stays out of the merge (its rows
+    # are kept for --resume); shards not submitted this time are merged as they are.
+    present = [root / plan.folder_name(i) for i in range(1, plan.count + 1)
+               if i not in run.failed]
     present = [p for p in present if p.is_dir()]
     if not present:
         raise LlpbenchError(f"every shard job failed before writing anything; shard "
@@ -258,7 +267,12 @@ def _wait(jobs, chosen: list[int], run: ClusterRun, console: Console, progress: 
 
 
 def _last_line(exc: BaseException) -> str:
-    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    """The job's own error line: submitit wraps the job's traceback between dashed rules."""
+    text = str(exc)
+    parts = text.split("-" * 22)
+    if len(parts) >= 3:
+        text = parts[1]
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
     return lines[-1] if lines else type(exc).__name__
 
 

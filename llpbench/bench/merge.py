@@ -98,6 +98,9 @@ class MergeResult:
     def rows(self) -> int:
         return sum(len(s.rows) for s in self.shards)
 
+    def gaps(self) -> str:
+        return describe_gaps(self.shards, self.count, self.missing, self.incomplete)
+
 
 def shard_run_dirs(paths: list[Path]) -> list[Path]:
     """The shard run folders named by ``paths``: a run folder itself, or a folder whose
@@ -238,6 +241,7 @@ def merge_runs(
 
 
 def describe_gaps(shards: list[ShardRun], count: int, missing: list[int], bad: list[int]) -> str:
+    """One phrase naming the missing shards and the unfinished ones (with their rows)."""
     parts = []
     if missing:
         parts.append(f"shard(s) {', '.join(f'{i}/{count}' for i in missing)} missing")

@@ -49,11 +49,7 @@ def _report_merge(result, console: Console) -> None:
     console.print(f"merged {result.rows} rows of {len(result.shards)} shard(s) -> "
                   f"{result.run_dir / 'runs.csv'}")
     if not result.complete:
-        from llpbench.bench.merge import describe_gaps
-
-        console.print(f"[yellow]incomplete:[/yellow] "
-                      f"{describe_gaps(result.shards, result.count, result.missing, result.incomplete)}"
-                      " (meta.json says so)")
+        console.print(f"[yellow]incomplete:[/yellow] {result.gaps()} (meta.json says so)")
 
 
 def run_sharded(
@@ -65,7 +61,7 @@ def run_sharded(
     from llpbench.cli.sweep import _execute, _print_summary
 
     if shard:
-        if executor or shards or only_shards:
+        if executor or shards is not None or only_shards:
             raise SpecError("--shard runs one shard here; --executor, --shards and "
                             "--only-shards submit jobs: give one or the other")
         index, count = parse_shard(shard)
@@ -87,7 +83,7 @@ def run_sharded(
         options = replace(options, only=tuple(parse_shard_list(only_shards, options.shards)))
     console = Console()
     run = run_with_executor(sweep, options, out=out, resume=resume, cache_dir=cache_dir,
-                            console=Console(stderr=True), progress=progress)
+                            console=console, progress=progress)
     assert run.merged is not None
     _report_merge(run.merged, console)
     _print_summary(run.merged.run_dir, console)

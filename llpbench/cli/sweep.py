@@ -90,7 +90,7 @@ def run_command(
             delta=delta,
         )
         sweep = Sweep((study,), verify=verify)
-    if shard or executor or shards or only_shards:
+    if shard or executor or shards is not None or only_shards:
         from llpbench.cli.cluster import run_sharded
 
         run_sharded(

@@ -127,9 +127,9 @@ def test_a_shard_loads_only_the_graphs_it_runs(tmp_path):
     sweep = tiny(graphs=("tiny-kron", "tiny-mesh", "tiny-dag"))
     cut = make_plan(sweep, 3)
     for index in (1, 2, 3):
-        loaded = []
+        loaded: list[str] = []
 
-        def load(name):
+        def load(name, loaded=loaded):
             loaded.append(name)
             return load_graph(name, cache_dir=tmp_path)
 
