@@ -9,7 +9,9 @@ the sweep (tuning on a tiny graph would pick a Δ for the wrong scale). The choi
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import fcntl
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from rich.console import Console
@@ -58,12 +60,40 @@ class DeltaChooser:
         rep = self.representatives.get(graph.family, graph)
         tuned = load_tuned(self.path).get(rep.name)
         if tuned is None:
-            if self.console:
-                self.console.print(
-                    f"tuning Δ for family {graph.family!r} on {rep.name} (grid search)"
-                )
-            result = tune_delta(rep, pick_sources(rep, 1, 42), threads=1, reps=self.reps)
-            tuned = result.best
-            save_tuned(self.path, rep.name, tuned)
+            with _exclusive(self.path):  # shards of one sweep share the file: tune once
+                tuned = load_tuned(self.path).get(rep.name)
+                if tuned is None:
+                    if self.console:
+                        self.console.print(
+                            f"tuning Δ for family {graph.family!r} on {rep.name} (grid search)"
+                        )
+                    result = tune_delta(rep, pick_sources(rep, 1, 42), threads=1,
+                                        reps=self.reps)
+                    tuned = result.best
+                    save_tuned(self.path, rep.name, tuned)
         self.used[graph.name] = {"delta": tuned, "tuned_on": rep.name}
         return tuned
+
+
+@contextlib.contextmanager
+def _exclusive(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``<path>.lock`` (created beside it).
+
+    The shards of a sweep (processes on this machine, or nodes sharing the results folder)
+    need Δ for the same families: the first to need one tunes it while the others wait, then
+    read it, so every shard's baseline runs with the Δ a whole run would have used once.
+    Where the filesystem has no locks, each tunes on its own (the rows record each Δ).
+    """
+    lock = path.with_name(path.name + ".lock")
+    try:
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        fh = open(lock, "a")  # closed below, which releases the lock
+    except OSError:
+        yield
+        return
+    try:
+        with contextlib.suppress(OSError):
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+        yield
+    finally:
+        fh.close()  # closing releases the lock

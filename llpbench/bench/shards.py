@@ -8,8 +8,10 @@ function of the sweep, N and the graphs' registry specs, so N independent proces
 Why by cost, not round-robin by name: one Graph500 scale-18 cell costs as much as a thousand
 tiny-graph cells. A cell's estimated cost is its input's size (vertices plus arcs, estimated
 from the registry spec without building the graph: :func:`~llpbench.graphs.registry.
-estimated_size`; the size for generated problems) times its solves (``reps`` timed plus the
-warm-up). The thread count does not enter: on a node of its own, a cell's solves do about the
+estimated_size`; the size for generated problems), plus a fixed :data:`SOLVE_OVERHEAD` for
+what every solve costs whatever the input (starting threads, verification, writing the row:
+it is what tiny graphs are made of), times its solves (``reps`` timed plus the warm-up).
+The thread count does not enter: on a node of its own, a cell's solves do about the
 same work whatever the thread count, and a cost only has to rank cells, not predict seconds.
 
 Shards are filled by greedy longest-processing-time-first bin packing over units of work that
@@ -31,6 +33,7 @@ from llpbench.bench.spec import Sweep
 from llpbench.errors import SpecError
 
 TOLERANCE = 1.10  # stop splitting units once the fullest shard is within 10% of the bound
+SOLVE_OVERHEAD = 10_000  # a solve's fixed cost, in the units of estimated_size (arcs)
 
 
 @dataclass(frozen=True)
@@ -164,7 +167,7 @@ def make_plan(sweep: Sweep, count: int) -> ShardPlan:
     cells = cell_ids(sweep)
     sizes = input_sizes(sweep)
     reps = [study.reps for study in sweep.studies]
-    cost = [sizes[(c.study, c.input)] * (reps[c.study] + 1) for c in cells]
+    cost = [(sizes[(c.study, c.input)] + SOLVE_OVERHEAD) * (reps[c.study] + 1) for c in cells]
     bins = _pack(cells, cost, count)
     shards = tuple(tuple(cells[j] for j in sorted(b)) for b in bins)
     return ShardPlan(

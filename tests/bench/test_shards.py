@@ -13,6 +13,7 @@ from llpbench.bench import plan as plan_module
 from llpbench.bench.plan import cell_ids, plan_hash
 from llpbench.bench.runner import plan
 from llpbench.bench.shards import (
+    SOLVE_OVERHEAD,
     TOLERANCE,
     input_sizes,
     make_plan,
@@ -53,7 +54,8 @@ def test_every_cell_is_in_exactly_one_shard(config, count):
 
 def _costs(sweep, cells) -> list[int]:
     sizes = input_sizes(sweep)
-    return [sizes[(c.study, c.input)] * (sweep.studies[c.study].reps + 1) for c in cells]
+    return [(sizes[(c.study, c.input)] + SOLVE_OVERHEAD) * (sweep.studies[c.study].reps + 1)
+            for c in cells]
 
 
 @pytest.mark.parametrize("count", [2, 3, 4, 8])

@@ -105,6 +105,14 @@ def test_three_shards_through_the_local_executor_give_the_whole_runs_cells_once(
     assert "INCOMPLETE" not in table.stdout
 
 
+def test_a_merged_run_is_not_resumed_as_if_it_were_one_machines(whole_and_sharded, env):
+    _, root, _ = whole_and_sharded
+    before = len(rows(root / "latest"))
+    proc = llpbench("run", *SWEEP, "--resume", "--out", str(root), "--no-progress", env=env)
+    one_error_line(proc, "merged from shards")
+    assert len(rows(root / "latest")) == before
+
+
 def test_merging_shards_of_two_plans_fails_with_one_line_and_writes_nothing(
     whole_and_sharded, env, tmp_path
 ):
