@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from llpbench.bench.plan import CellId, instance_slots, runnable
 from llpbench.bench.spec import BASELINE, Config, Study, Sweep
 from llpbench.bench.store import RunStore
 from llpbench.errors import SpecError
@@ -80,24 +81,30 @@ def pick_sources(graph: Graph, count: int, seed: int) -> list[int]:
     return [int(v) for v in rng.choice(candidates, size=count, replace=replace)]
 
 
-def plan(sweep: Sweep, load: Callable[[str], Graph]) -> Iterator[Cell]:
-    """Every cell of the sweep, in a fixed order (instances outermost)."""
-    for study in sweep.studies:
+def plan(
+    sweep: Sweep, load: Callable[[str], Graph], only: Collection[CellId] | None = None
+) -> Iterator[Cell]:
+    """Every cell of the sweep, in a fixed order (instances outermost); with ``only``, just
+    those cells (a shard's), and no graph is loaded for an input none of them uses."""
+    wanted = None if only is None else set(only)
+    for i, study in enumerate(sweep.studies):
         module = problem_module(study.problem)
-        inputs: list[tuple[str, int, int, int]] = []
-        for name in study.graphs:
-            if module.INPUT == "graph":
-                for src in pick_sources(load(name), study.sources, study.seed):
-                    inputs.append((name, src, -1, study.seed))
-            else:
-                inputs += [(name, -1, -1, study.seed + k) for k in range(study.sources)]
-        for size in study.sizes:
-            inputs += [(f"size={size}", -1, size, study.seed + k) for k in range(study.sources)]
-        for name, src, size, seed in inputs:
-            for config in study.configs:
-                for threads in study.threads:
-                    if config.runs_at(threads):
-                        yield Cell(study, name, src, size, seed, config, threads)
+        pairs = runnable(study)
+        sources: dict[str, list[int]] = {}
+        for name, size, k in instance_slots(study):
+            chosen = [
+                (config, threads) for config, threads in pairs
+                if wanted is None or CellId(i, name, k, config.label, threads) in wanted
+            ]
+            if not chosen:
+                continue
+            source, seed = -1, study.seed + k
+            if size < 0 and module.INPUT == "graph":
+                if name not in sources:
+                    sources[name] = pick_sources(load(name), study.sources, study.seed)
+                source, seed = sources[name][k], study.seed
+            for config, threads in chosen:
+                yield Cell(study, name, source, size, seed, config, threads)
 
 
 @dataclass
@@ -129,11 +136,13 @@ class Runner:
         *,
         cache_dir: Path | None = None,
         delta_for: Callable[[Graph, int, float | None], float | None] | None = None,
+        only: Collection[CellId] | None = None,
     ) -> None:
         self.sweep = sweep
         self.store = store
         self.cache_dir = cache_dir
         self.delta_for = delta_for or (lambda graph, source, delta: delta)
+        self.only = only  # a shard's cells; None: every cell of the sweep
         self._graphs: dict[str, Graph] = {}
         self._instances: dict[tuple, Any] = {}
         self._references: dict[tuple, np.ndarray] = {}
@@ -158,7 +167,7 @@ class Runner:
         return found.pop() if found else None
 
     def cells(self) -> list[Cell]:
-        return list(plan(self.sweep, self.graph))
+        return list(plan(self.sweep, self.graph, self.only))
 
     def _instance(self, cell: Cell, module: ModuleType):
         key = (cell.study.problem, cell.input_name, cell.source, cell.size, cell.seed)

@@ -22,8 +22,10 @@ from llpbench import paths
 from llpbench.bench.deltas import DeltaChooser
 from llpbench.bench.machine import machine_info
 from llpbench.bench.runner import Runner, RunSummary
+from llpbench.bench.shards import Shard
 from llpbench.bench.spec import Sweep
 from llpbench.bench.store import RunStore
+from llpbench.errors import LlpbenchError
 
 
 @dataclass
@@ -41,16 +43,27 @@ def run_sweep(
     cache_dir: str | Path | None = None,
     console: Console | None = None,
     progress: bool = True,
+    shard: Shard | None = None,
 ) -> Session:
     """Run every missing solve of ``sweep`` into a run folder under ``out``.
 
     An interruption (Ctrl-C, an error, a full disk) leaves every finished row on disk and
-    the metadata marked ``interrupted``; ``resume=True`` continues the latest run.
+    the metadata marked ``interrupted``; ``resume=True`` continues the latest run. With
+    ``shard``, only that shard's cells run, into the shard's own folder under ``out``
+    (``resume=True`` continues it, or starts it if it does not exist yet).
     """
     console = console or Console(stderr=True)
     root = paths.results_dir(out)
-    store = RunStore.resume(root) if resume else RunStore.create(root)
+    if shard is not None:
+        store = _shard_store(root, shard, resume)
+    else:
+        store = RunStore.resume(root) if resume else RunStore.create(root)
     meta = store.read_meta() if resume else {}
+    if meta.get("merged_from"):
+        raise LlpbenchError(
+            f"{store.run_dir} was merged from shards: resume the shards "
+            "(--shard I/N --resume) and merge them again"
+        )
     meta.setdefault("run_id", store.run_dir.name)
     meta.setdefault("started", _now())
     meta.setdefault("sessions", []).append({"command": sys.argv, "started": _now()})
@@ -61,10 +74,12 @@ def run_sweep(
         machine=machine_info(paths.repo_root()),
         status="running",
     )
+    if shard is not None:
+        meta["shard"] = shard.record()
     store.write_meta(meta)
     deltas = DeltaChooser(root / "delta.json", console=console)
     runner = Runner(sweep, store, cache_dir=Path(cache_dir) if cache_dir else None,
-                    delta_for=deltas)
+                    delta_for=deltas, only=shard.cells if shard is not None else None)
     summary = RunSummary()
     t0 = time.perf_counter()
     status = "interrupted"
@@ -73,7 +88,7 @@ def run_sweep(
         for study in sweep.studies:
             if study.problem == "sssp":
                 for name in study.graphs:
-                    deltas.consider(runner.graph(name))
+                    deltas.offer(name, runner.graph)
         total = sum(len(reps) for _, reps in todo)
         summary.rows_skipped = store.count_rows()
         with Progress(
@@ -103,9 +118,28 @@ def run_sweep(
         meta["finished"] = _now()
         meta["deltas"] = deltas.used
         meta["sessions"][-1].update(finished=_now(), status=status,
-                                    rows=summary.rows_written)
+                                    rows=summary.rows_written,
+                                    seconds=round(time.perf_counter() - t0, 3))
         store.write_meta(meta)
     return Session(store, summary, time.perf_counter() - t0)
+
+
+def _shard_store(root: Path, shard: Shard, resume: bool) -> RunStore:
+    """The shard's run folder: ``root/shard-I-of-N-<plan>``, created, or continued with
+    ``resume`` (a folder left by another plan under that name is refused)."""
+    run_dir = root / shard.folder_name
+    if not run_dir.exists():
+        return RunStore.create(root, shard.folder_name, latest=False)
+    if not resume:
+        raise LlpbenchError(
+            f"{run_dir} exists: add --resume to continue shard {shard.label}, "
+            "or give another --out"
+        )
+    store = RunStore.open(run_dir)
+    recorded = store.read_meta().get("shard") or {}
+    if recorded.get("plan_hash") not in (None, shard.plan.plan_hash):
+        raise LlpbenchError(f"{run_dir} holds a shard of another plan: give another --out")
+    return store
 
 
 def _now() -> str:

@@ -87,8 +87,9 @@ class RunStore:
         self.meta_path = self.run_dir / META
 
     @classmethod
-    def create(cls, root: Path, run_id: str | None = None) -> RunStore:
-        """A new, empty run folder under ``root`` (which becomes ``latest``)."""
+    def create(cls, root: Path, run_id: str | None = None, *, latest: bool = True) -> RunStore:
+        """A new, empty run folder under ``root`` (which becomes ``latest`` unless
+        ``latest=False``: a shard of a sweep is not a whole result)."""
         root.mkdir(parents=True, exist_ok=True)
         run_dir = root / (run_id or new_run_id())
         if run_dir.exists():
@@ -99,7 +100,8 @@ class RunStore:
             csv.writer(fh).writerow(COLUMNS)
             fh.flush()
             os.fsync(fh.fileno())
-        point_latest(root, run_dir)
+        if latest:
+            point_latest(root, run_dir)
         return store
 
     @classmethod
@@ -108,6 +110,11 @@ class RunStore:
         run_dir = resolve_latest(root)
         if run_dir is None:
             raise LlpbenchError(f"nothing to resume: no run in {root} (run without --resume)")
+        return cls.open(run_dir)
+
+    @classmethod
+    def open(cls, run_dir: Path) -> RunStore:
+        """An existing run folder, to continue: its last partial line (if any) dropped."""
         store = cls(run_dir)
         store._repair()
         return store

@@ -29,6 +29,7 @@ COMMAND_MODULES = [
     "llpbench.cli.solve",
     "llpbench.cli.tune",
     "llpbench.cli.sweep",
+    "llpbench.cli.cluster",
     "llpbench.cli.report",
 ]
 

@@ -49,6 +49,13 @@ def run_command(
     directed: bool = DIRECTED,
     index_base: str = INDEX_BASE,
     weights: str = WEIGHTS,
+    shard: str = typer.Option(None, "--shard", help="Run only shard I of N: I/N, from 1."),
+    executor: str = typer.Option(None, "--executor", help="Run shards as jobs: local, slurm."),
+    shards: int = typer.Option(None, "--shards", help="Number of shards (jobs), --executor."),
+    only_shards: str = typer.Option(None, "--only-shards", help="Submit only these: 2,3."),
+    partition: str = typer.Option(None, "--partition", help="SLURM partition."),
+    time_min: int = typer.Option(None, "--time", help="Job time limit, minutes [1440]."),
+    array_parallelism: int = typer.Option(None, "--array-parallelism", help="Jobs at once."),
 ) -> None:
     """Run a benchmark sweep: every configuration x thread count x source, verified."""
     from llpbench.bench.spec import (
@@ -97,6 +104,16 @@ def run_command(
             weights=reading.weights,
         )
         sweep = Sweep((study,), verify=verify)
+    if shard or executor or shards is not None or only_shards:
+        from llpbench.cli.cluster import run_sharded
+
+        run_sharded(
+            sweep, shard=shard, executor=executor, shards=shards, only_shards=only_shards,
+            partition=partition, time_min=time_min, array_parallelism=array_parallelism,
+            config=find_config(config) if config else None,
+            out=out, resume=resume, cache_dir=cache_dir, progress=progress,
+        )
+        return
     _execute(sweep, out=out, resume=resume, cache_dir=cache_dir, progress=progress)
 
 
@@ -106,12 +123,12 @@ def _threads(spec: str) -> list[int]:
     return parse_threads(spec)
 
 
-def _execute(sweep, *, out, resume, cache_dir, progress) -> Path:
+def _execute(sweep, *, out, resume, cache_dir, progress, shard=None) -> Path:
     from llpbench.bench.session import run_sweep
 
     console = Console()
     session = run_sweep(
-        sweep, out=out, resume=resume, cache_dir=cache_dir, progress=progress
+        sweep, out=out, resume=resume, cache_dir=cache_dir, progress=progress, shard=shard
     )
     s = session.summary
     console.print(

@@ -611,3 +611,37 @@ def _store(graph: Graph, spec: GraphSpec, cache: Path) -> None:
             raise
     except OSError as exc:
         warnings.warn(f"could not cache graph {spec.name!r} in {cache}: {exc}", stacklevel=2)
+
+
+# --------------------------------------------------------------------------- size estimates
+
+_BYTES_PER_ARC = 8  # a line ("u v w\n", ~12 bytes) is one arc, or two in a symmetric file
+
+
+def estimated_size(name_or_path: str | os.PathLike[str] | GraphSpec) -> int | None:
+    """About how many vertices plus arcs the graph has, from its spec alone (nothing built).
+
+    For planning only (a sharded sweep balances its shards by it): generated graphs from
+    their parameters, file graphs from the file's size, None where nothing tells
+    (a SuiteSparse graph). The answer never depends on the cache, so every machine that
+    plans the same sweep gets the same numbers.
+    """
+    spec = resolve(name_or_path)
+    p = spec.params
+    try:
+        if spec.generator in ("kronecker", "rmat"):
+            n = 2 ** int(p["scale"])
+            return n + 2 * int(p.get("edge_factor", 16)) * n
+        if spec.generator in ("uniform_random", "random_dag"):
+            return int(p["n"]) + round(int(p["n"]) * float(p["avg_degree"]))
+        if spec.generator == "mesh":
+            return 5 * int(p["rows"]) * int(p["cols"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    path = spec.path
+    if path is not None:
+        try:
+            return max(1, path.stat().st_size // _BYTES_PER_ARC)
+        except OSError:
+            return None
+    return None

@@ -38,6 +38,11 @@ def run_title(run_dir: str | os.PathLike[str], title: str) -> str:
     """A table title that names the run it came from."""
     meta = load_meta(run_dir)
     run_id = meta.get("run_id") or Path(run_dir).name
+    if meta.get("complete") is False:  # merged from shards with some missing or unfinished
+        plan = meta.get("plan") or {}
+        lacking = sorted({*meta.get("missing_shards", []), *meta.get("incomplete_shards", [])})
+        shards = ", ".join(f"{i}/{plan.get('count', '?')}" for i in lacking)
+        return f"{title} (run {run_id}, INCOMPLETE: shard(s) {shards} missing or unfinished)"
     return f"{title} (run {run_id})"
 
 
