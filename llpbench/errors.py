@@ -52,3 +52,9 @@ class VerificationError(LlpbenchError):
     """A solver's answer differs from the independent reference."""
 
     exit_code = 3
+
+
+class RegressionError(LlpbenchError):
+    """``compare --fail-if-slower``: a later run is significantly slower than allowed."""
+
+    exit_code = 1

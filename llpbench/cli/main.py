@@ -29,6 +29,7 @@ COMMAND_MODULES = [
     "llpbench.cli.tune",
     "llpbench.cli.sweep",
     "llpbench.cli.report",
+    "llpbench.cli.compare",
 ]
 
 
