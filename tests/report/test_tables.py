@@ -246,3 +246,40 @@ def test_datasets_table_is_measured_from_the_registry_graphs(tmp_path, monkeypat
 
 def test_graph_names_skip_generated_instances(runs):
     assert tables.graph_names(runs) == list(GRAPHS)
+
+
+def test_speedups_carry_an_interval_bounded_by_their_rows(runs):
+    table = tables.speedup_table(runs)
+    timed = timed_rows(runs)
+    for _, row in table.iterrows():
+        base = tables.cell_seconds(timed, "sssp", row["graph"], row["baseline"],
+                                   row["baseline_threads"])
+        llp = tables.cell_seconds(timed, "sssp", row["graph"], row["best_llp"], row["threads"])
+        assert row["speedup_ci_low"] <= row["speedup"] <= row["speedup_ci_high"]
+        # no resample can go beyond the extreme ratios the rows allow
+        assert row["speedup_ci_low"] >= base.min() / llp.max()
+        assert row["speedup_ci_high"] <= base.max() / llp.min()
+        assert row["speedup_ci_low"] < row["speedup_ci_high"]  # the rows vary: so does it
+
+
+def test_overhead_and_problem_ratios_carry_intervals(runs):
+    overhead = tables.overhead_table(runs)
+    assert (overhead["ratio_ci_low"] <= overhead["ratio"]).all()
+    assert (overhead["ratio"] <= overhead["ratio_ci_high"]).all()
+    problems = tables.problems_table(runs)
+    row = problems.iloc[0]
+    # every row of the stable-marriage cells is the same number: the interval is a point
+    assert row["speedup_ci_low"] == row["speedup"] == row["speedup_ci_high"]
+
+
+def test_interval_columns_are_one_column_in_markdown(runs):
+    text = tables.to_markdown(tables.speedup_table(runs))
+    assert "95% CI" in text.splitlines()[0] and "speedup_ci_low" not in text
+
+
+def test_cell_medians_have_intervals_within_their_range(runs):
+    cells = tables.cell_stats(runs, intervals=True)
+    assert (cells["min_s"] <= cells["median_ci_low"]).all()
+    assert (cells["median_ci_low"] <= cells["median_s"]).all()
+    assert (cells["median_s"] <= cells["median_ci_high"]).all()
+    assert (cells["median_ci_high"] <= cells["max_s"]).all()
