@@ -190,6 +190,7 @@ def blas_threads() -> list[dict[str, Any]] | str:
         }
         for p in threadpool_info()
     ]
+    pools.sort(key=lambda p: tuple(str(v) for v in p.values()))  # load order is not a fact
     return pools or UNAVAILABLE
 
 

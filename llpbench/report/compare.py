@@ -171,9 +171,9 @@ def _get(record: dict[str, Any], dotted: str) -> Any:
 
 def _text(value: Any) -> str:
     if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-        return "; ".join(
+        return "; ".join(sorted(
             f"{v.get('library')} {v.get('version')} x{v.get('num_threads')}" for v in value
-        )
+        ))  # fmt: skip
     if isinstance(value, dict):
         return ", ".join(f"{k}: {v}" for k, v in value.items())
     return str(value)

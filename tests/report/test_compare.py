@@ -100,3 +100,11 @@ def test_machines_are_set_side_by_side_only_where_they_differ():
 def test_a_field_one_record_lacks_shows_as_unavailable():
     diff = C.machine_differences({"machine": {"cpu_model": "x"}}, {"machine": {}})
     assert diff.set_index("field").loc["cpu_model", "run_b"] == "unavailable"
+
+
+def test_thread_pools_listed_in_another_order_are_the_same_machine():
+    pools = [{"library": "openblas", "version": "0.3.30", "num_threads": 2},
+             {"library": "openblas", "version": "0.3.31", "num_threads": 2}]
+    a = {"machine": {"blas": pools}}
+    b = {"machine": {"blas": pools[::-1]}}
+    assert C.machine_differences(a, b).empty
