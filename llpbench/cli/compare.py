@@ -38,6 +38,7 @@ def compare_command(
     """Compare two runs: median ratio B/A per cell, 95% interval, Mann-Whitney, verdict."""
     from llpbench.errors import RegressionError
     from llpbench.report import compare as C
+    from llpbench.report.figures import NoDataError
     from llpbench.report.store import load_meta, load_runs
     from llpbench.report.tables import to_rich, write_table
 
@@ -52,11 +53,12 @@ def compare_command(
     if len(machines):
         console.print(to_rich(machines, "The two runs were measured on different machines"))
     if table.empty:
-        console.print(f"no cell in common between {label_a} and {label_b}")
-    else:
-        console.print(to_rich(C.display_table(table), title))
-        counts = table["verdict"].value_counts()
-        console.print(", ".join(f"{n} {v}" for v, n in counts.items()) + f" of {len(table)} cells")
+        notes = "; ".join(table.attrs["notes"][1:])
+        raise NoDataError(f"nothing to compare: no cell of {label_a} was timed in {label_b}"
+                          + (f" ({notes})" if notes else ""))
+    console.print(to_rich(C.display_table(table), title))
+    counts = table["verdict"].value_counts()
+    console.print(", ".join(f"{n} {v}" for v, n in counts.items()) + f" of {len(table)} cells")
     later = C.later_run(dir_a, dir_b)
     other = dir_a if later == dir_b else dir_b
     for path in write_table(table, later, f"compare-{other.name}", title):
@@ -65,7 +67,7 @@ def compare_command(
         found = C.regressions(table, threshold)
         if len(found):
             raise RegressionError(C.regression_message(found, threshold))
-        console.print(f"no cell significantly slower by more than {threshold:.0%}")
+        console.print(f"no cell significantly slower by more than {C.percent(threshold)}")
 
 
 def _find_run(name: str, results: Path | None) -> Path:

@@ -156,8 +156,13 @@ def regression_message(found: pd.DataFrame, threshold: float) -> str:
         for _, r in found.head(3).iterrows()
     )
     more = f" and {len(found) - 3} more" if len(found) > 3 else ""
-    return (f"{len(found)} cell(s) significantly slower than {threshold:.0%} allows: "
+    return (f"{len(found)} cell(s) significantly slower than {percent(threshold)} allows: "
             f"{named}{more}")
+
+
+def percent(fraction: float) -> str:
+    """0.05 as ``5%``, 0.005 as ``0.5%``."""
+    return f"{fraction * 100:g}%"
 
 
 def _get(record: dict[str, Any], dotted: str) -> Any:

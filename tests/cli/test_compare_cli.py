@@ -147,6 +147,24 @@ def test_bad_input_is_one_line_and_non_zero(runs, args, message):
     assert len(proc.stderr.strip().splitlines()) == 1
 
 
+def test_runs_without_a_cell_in_common_are_a_one_line_error(runs, tmp_path):
+    other = tmp_path / "other"
+    shutil.copytree(runs["a"], other)
+    with open(runs["a"] / "runs.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    for row in rows:
+        row["graph"] = "tiny-mesh"
+    with open(other / "runs.csv", "w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    proc = llpbench("compare", str(runs["a"]), str(other), env=runs["env"])
+    assert proc.returncode not in (0, 1)
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: nothing to compare")
+    assert "only in run A" in lines[0]
+
+
 def test_a_run_id_names_a_run_of_the_results_folder(runs):
     proc = llpbench("compare", runs["a"].name, runs["b"].name, "--results",
                     str(runs["results"]), env=runs["env"])

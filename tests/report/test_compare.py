@@ -108,3 +108,8 @@ def test_thread_pools_listed_in_another_order_are_the_same_machine():
     a = {"machine": {"blas": pools}}
     b = {"machine": {"blas": pools[::-1]}}
     assert C.machine_differences(a, b).empty
+
+
+def test_thresholds_are_written_back_as_given():
+    assert C.percent(C.parse_threshold("5%")) == "5%"
+    assert C.percent(C.parse_threshold("0.5%")) == "0.5%"
