@@ -56,3 +56,9 @@ class VerificationError(LlpbenchError):
 
 class ReadingWarning(UserWarning):
     """A graph file read under an assumption the file does not settle; names the deciding flag."""
+
+
+class RegressionError(LlpbenchError):
+    """``compare --fail-if-slower``: a later run is significantly slower than allowed."""
+
+    exit_code = 1

@@ -42,7 +42,8 @@ def test_help_lists_every_command_with_one_line_help():
         [sys.executable, "-m", "llpbench", "--help"], capture_output=True, text=True, cwd=REPO
     )
     assert proc.returncode == 0
-    for command in ("datasets", "solve", "run", "reproduce", "table", "plot", "tune-delta"):
+    for command in ("datasets", "solve", "run", "reproduce", "table", "plot", "tune-delta",
+                    "compare"):
         assert re.search(rf"│ {re.escape(command)}\s+\S", proc.stdout), command
 
 

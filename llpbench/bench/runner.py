@@ -6,6 +6,12 @@ cache, and its compile time is recorded apart), then ``reps`` timed solves, each
 against the problem's independent reference. Each finished solve becomes one row, on disk
 before the next starts; ``resume`` skips rows already stored. Like GAP's
 ``BenchmarkKernel``, no kernel times itself and no problem is special-cased here.
+
+Order. The configurations compared on one instance at one thread count form a *group*. With
+``order="interleaved"`` (the default) every configuration of a group is warmed up, then the
+repetitions alternate A B C A B C ...: a slow drift of the machine (another job starting,
+the clock throttling) then lands on every configuration alike instead of on whichever ran
+last. ``order="grouped"`` runs each configuration's repetitions back to back (A A A B B B).
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from llpbench.bench.store import RunStore
 from llpbench.errors import SpecError
 from llpbench.graphs.graph import Graph
 from llpbench.graphs.reading import reading_label
+from llpbench.llp import placement
 from llpbench.llp.counters import NAMES as COUNTER_NAMES
 from llpbench.llp.runtime import solve_llp
 from llpbench.problems import build_instance, problem_module
@@ -107,6 +114,25 @@ def plan(
                 yield Cell(study, name, source, size, seed, config, threads)
 
 
+ORDERS = ("interleaved", "grouped")
+
+
+def group_cells(
+    todo: list[tuple[Cell, list[int]]], order: str = "interleaved"
+) -> list[list[tuple[Cell, list[int]]]]:
+    """The cells to run together: one group per instance and thread count (interleaved), or
+    one group per cell (grouped); first-seen order either way."""
+    if order not in ORDERS:
+        raise SpecError(f"unknown order {order!r}; expected one of {', '.join(ORDERS)}")
+    if order == "grouped":
+        return [[item] for item in todo]
+    groups: dict[tuple, list[tuple[Cell, list[int]]]] = {}
+    for cell, reps in todo:
+        key = (cell.study, cell.input_name, cell.source, cell.size, cell.seed, cell.threads)
+        groups.setdefault(key, []).append((cell, reps))
+    return list(groups.values())
+
+
 @dataclass
 class Outcome:
     """What one solve produced, whatever ran it."""
@@ -185,6 +211,12 @@ class Runner:
         return inst, self._references.get(key)
 
     def _solve(self, cell: Cell, module: ModuleType, inst) -> Outcome:
+        # With pinning on, the calling thread (which runs every one-thread solve and
+        # baseline) sits on worker 0's CPU; launched workers pin themselves.
+        with placement.pinned_here(0):
+            return self._solve_unpinned(cell, module, inst)
+
+    def _solve_unpinned(self, cell: Cell, module: ModuleType, inst) -> Outcome:
         if cell.config.kind == "baseline":
             params = {}
             if module.INPUT == "graph" and cell.study.problem == "sssp":
@@ -206,20 +238,37 @@ class Runner:
 
     def run_cell(self, cell: Cell, reps: list[int], on_row: Callable[[], None]) -> list[str]:
         """Warm up, then time the missing repetitions ``reps`` of ``cell``; store each row."""
-        module = problem_module(cell.study.problem)
-        inst, expected = self._instance(cell, module)
-        warm = self._solve(cell, module, inst)
+        return self.run_group([(cell, reps)], lambda _cell: on_row())
+
+    def run_group(
+        self, group: list[tuple[Cell, list[int]]], on_row: Callable[[Cell], None]
+    ) -> list[str]:
+        """Warm up every cell of ``group`` (one instance), then time their missing
+        repetitions round-robin: repetition r of each cell before repetition r + 1 of any.
+
+        A group of one cell is the grouped order; ``on_row`` is called after each stored row.
+        """
+        module = problem_module(group[0][0].study.problem)
+        compile_s = {}
+        for cell, _ in group:
+            inst, _expected = self._instance(cell, module)
+            compile_s[cell] = self._solve(cell, module, inst).compile_seconds
         failures = []
-        for rep in reps:
-            out = self._solve(cell, module, inst)
-            verified = None
-            if expected is not None:
-                mismatch = module.verify(out.answer, expected)
-                verified = mismatch is None
-                if mismatch:
-                    failures.append(f"{cell.label} rep {rep}: {mismatch}")
-            self.store.append(self._row(cell, rep, inst, out, warm.compile_seconds, verified))
-            on_row()
+        for rep in sorted({r for _, reps in group for r in reps}):
+            for cell, reps in group:
+                if rep not in reps:
+                    continue
+                inst, expected = self._instance(cell, module)
+                out = self._solve(cell, module, inst)
+                verified = None
+                if expected is not None:
+                    mismatch = module.verify(out.answer, expected)
+                    verified = mismatch is None
+                    if mismatch:
+                        failures.append(f"{cell.label} rep {rep}: {mismatch}")
+                row = self._row(cell, rep, inst, out, compile_s[cell], verified)
+                self.store.append(row)
+                on_row(cell)
         return failures
 
     def _row(self, cell, rep, inst, out: Outcome, compile_s, verified) -> dict[str, Any]:

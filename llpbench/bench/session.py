@@ -20,12 +20,14 @@ from rich.progress import (
 
 from llpbench import paths
 from llpbench.bench.deltas import DeltaChooser
-from llpbench.bench.machine import machine_info
-from llpbench.bench.runner import Runner, RunSummary
+from llpbench.bench.machine import finish_machine_info, machine_info
+from llpbench.bench.runner import Runner, RunSummary, group_cells
 from llpbench.bench.shards import Shard
 from llpbench.bench.spec import Sweep
 from llpbench.bench.store import RunStore
 from llpbench.errors import LlpbenchError
+from llpbench.llp import placement
+from llpbench.llp.runtime import SLOW_WORKLIST_ENV, slow_worklists
 
 
 @dataclass
@@ -44,6 +46,8 @@ def run_sweep(
     console: Console | None = None,
     progress: bool = True,
     shard: Shard | None = None,
+    order: str = "interleaved",
+    pin: bool = False,
 ) -> Session:
     """Run every missing solve of ``sweep`` into a run folder under ``out``.
 
@@ -51,8 +55,13 @@ def run_sweep(
     the metadata marked ``interrupted``; ``resume=True`` continues the latest run. With
     ``shard``, only that shard's cells run, into the shard's own folder under ``out``
     (``resume=True`` continues it, or starts it if it does not exist yet).
+    ``order`` is ``interleaved`` or ``grouped`` (see :mod:`llpbench.bench.runner`); ``pin``
+    pins each worker thread to one CPU (see :mod:`llpbench.llp.placement`). Both, and
+    whether pinning could be applied, are recorded in ``meta.json``.
     """
     console = console or Console(stderr=True)
+    slowed = slow_worklists()  # a malformed test setting fails before anything is written
+    group_cells([], order)  # so does an unknown order
     root = paths.results_dir(out)
     if shard is not None:
         store = _shard_store(root, shard, resume)
@@ -72,10 +81,16 @@ def run_sweep(
         sweep=sweep.to_dict(),
         seeds={s.problem: s.seed for s in sweep.studies},
         machine=machine_info(paths.repo_root()),
+        order=order,
+        pinning={"requested": pin},
         status="running",
     )
     if shard is not None:
         meta["shard"] = shard.record()
+    if slowed:
+        meta["test_settings"] = {SLOW_WORKLIST_ENV: slowed}
+        console.print(f"[yellow]warning:[/yellow] {SLOW_WORKLIST_ENV} is set: solves over "
+                      f"{', '.join(f'{k} +{v:g} s' for k, v in slowed.items())} (test only)")
     store.write_meta(meta)
     deltas = DeltaChooser(root / "delta.json", console=console)
     runner = Runner(sweep, store, cache_dir=Path(cache_dir) if cache_dir else None,
@@ -83,45 +98,53 @@ def run_sweep(
     summary = RunSummary()
     t0 = time.perf_counter()
     status = "interrupted"
-    try:
-        todo = runner.pending()
-        for study in sweep.studies:
-            if study.problem == "sssp":
-                for name in study.graphs:
-                    deltas.offer(name, runner.graph)
-        total = sum(len(reps) for _, reps in todo)
-        summary.rows_skipped = store.count_rows()
-        with Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TextColumn("eta"),
-            TimeRemainingColumn(),
-            console=console,
-            disable=not progress,
-            transient=False,
-        ) as bar:
-            task = bar.add_task("sweep", total=total)
-
-            def advance() -> None:
-                summary.rows_written += 1
-                bar.advance(task)
-
-            for cell, reps in todo:
-                bar.update(task, description=cell.label)
-                summary.failures += runner.run_cell(cell, reps, advance)
-            bar.update(task, description="done")
-        status = "finished"
-    finally:
-        meta["status"] = status
-        meta["finished"] = _now()
-        meta["deltas"] = deltas.used
-        meta["sessions"][-1].update(finished=_now(), status=status,
-                                    rows=summary.rows_written,
-                                    seconds=round(time.perf_counter() - t0, 3))
-        store.write_meta(meta)
+    with placement.pinning(pin):
+        try:
+            _run(sweep, runner, deltas, store, summary, console, progress, order)
+            status = "finished"
+        finally:
+            meta["pinning"] = placement.report()
+            meta["machine"] = finish_machine_info(meta["machine"])
+            meta["status"] = status
+            meta["finished"] = _now()
+            meta["deltas"] = deltas.used
+            meta["sessions"][-1].update(finished=_now(), status=status,
+                                        rows=summary.rows_written,
+                                        seconds=round(time.perf_counter() - t0, 3))
+            store.write_meta(meta)
     return Session(store, summary, time.perf_counter() - t0)
+
+
+def _run(sweep, runner, deltas, store, summary, console, progress, order) -> None:
+    """Every pending solve, group by group, under a progress bar."""
+    todo = runner.pending()
+    for study in sweep.studies:
+        if study.problem == "sssp":
+            for name in study.graphs:
+                deltas.offer(name, runner.graph)
+    total = sum(len(reps) for _, reps in todo)
+    summary.rows_skipped = store.count_rows()
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+        console=console,
+        disable=not progress,
+        transient=False,
+    ) as bar:
+        task = bar.add_task("sweep", total=total)
+
+        def advance(cell) -> None:
+            summary.rows_written += 1
+            bar.update(task, advance=1, description=cell.label)
+
+        for group in group_cells(todo, order):
+            bar.update(task, description=group[0][0].label)
+            summary.failures += runner.run_group(group, advance)
+        bar.update(task, description="done")
 
 
 def _shard_store(root: Path, shard: Shard, resume: bool) -> RunStore:

@@ -54,7 +54,7 @@ def _report_merge(result, console: Console) -> None:
 
 def run_sharded(
     sweep, *, shard, executor, shards, only_shards, partition, time_min, array_parallelism,
-    config: Path | None, out, resume, cache_dir, progress,
+    config: Path | None, out, resume, cache_dir, progress, order="interleaved", pin=False,
 ) -> None:
     """``llpbench run --shard I/N`` here, or every shard as a job of ``--executor``."""
     from llpbench.bench.shards import Shard, make_plan, parse_shard, parse_shard_list
@@ -66,7 +66,7 @@ def run_sharded(
                             "--only-shards submit jobs: give one or the other")
         index, count = parse_shard(shard)
         _execute(sweep, out=out, resume=resume, cache_dir=cache_dir, progress=progress,
-                 shard=Shard(make_plan(sweep, count), index))
+                 order=order, pin=pin, shard=Shard(make_plan(sweep, count), index))
         return
     from llpbench.bench.cluster import (
         cluster_options,

@@ -31,6 +31,7 @@ COMMAND_MODULES = [
     "llpbench.cli.sweep",
     "llpbench.cli.cluster",
     "llpbench.cli.report",
+    "llpbench.cli.compare",
 ]
 
 

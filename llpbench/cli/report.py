@@ -12,6 +12,8 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
+from llpbench.cli.lists import split_list
+
 table_app = typer.Typer(
     name="table",
     help="Print the paper's tables from a run and write them (CSV, Markdown) into its folder.",
@@ -71,11 +73,12 @@ def _table(name: str, results: Path | None, **options) -> None:
 def datasets_command(
     results: Path | None = RESULTS,
     graph: list[str] | None = typer.Option(
-        None, "--graph", "-g", help="A graph to list (repeatable); default: the run's graphs."
+        None, "--graph", "-g", help="Graphs to list (a,b or repeat); default: the run's graphs."
     ),
     cache_dir: Path | None = CACHE_DIR,
 ) -> None:
     """Table 1: the graphs' vertices, edges, average degree, weights and source."""
+    graph = split_list(graph)
     if not graph:
         _table("datasets", results, cache_dir=cache_dir)
         return
@@ -103,11 +106,11 @@ def datasets_command(
 def speedup_command(
     results: Path | None = RESULTS,
     problem: list[str] | None = typer.Option(
-        None, "--problem", "-p", help="Problem to include (repeatable); default: sssp."
+        None, "--problem", "-p", help="Problems to include (a,b or repeat); default: sssp."
     ),
 ) -> None:
     """Table 2: fastest LLP configuration vs tuned Δ-stepping at the largest thread count."""
-    _table("speedup", results, problems=problem or None)
+    _table("speedup", results, problems=split_list(problem) or None)
 
 
 @table_app.command("overhead")
@@ -120,6 +123,19 @@ def overhead_command(results: Path | None = RESULTS) -> None:
 def problems_command(results: Path | None = RESULTS) -> None:
     """The other problems: best LLP configuration vs each problem's own baseline."""
     _table("problems", results)
+
+
+@table_app.command("instability")
+def instability_command(results: Path | None = RESULTS) -> None:
+    """Cells whose repetitions disagree: wide spread or an outlying first repetition."""
+    from llpbench.report.all import EMPTY
+    from llpbench.report.instability import instability_table
+    from llpbench.report.store import load_runs, resolve_run
+
+    if instability_table(load_runs(resolve_run(results))).empty:
+        _console().print(EMPTY["instability"])
+        return
+    _table("instability", results)
 
 
 def _print_paths(paths: list[Path]) -> None:

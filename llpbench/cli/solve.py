@@ -8,6 +8,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from llpbench.cli.lists import split_list
 from llpbench.cli.reading import DIRECTED, INDEX_BASE, WEIGHTS, read_options
 from llpbench.errors import VerificationError
 
@@ -73,7 +74,7 @@ def solve_command(
 def selftest_command(
     count: int = typer.Option(2000, "--count", "-n", help="Random cases to run."),
     seed: int = typer.Option(0, "--seed", help="Seed of the first case."),
-    problem: list[str] = typer.Option(None, "--problem", "-p", help="Restrict (repeat)."),
+    problem: list[str] = typer.Option(None, "--problem", "-p", help="Restrict: a,b or repeat."),
     replay: int = typer.Option(None, "--replay", help="Run only the case of this seed."),
 ) -> None:
     """Stress the runtime: random solves across solvers, worklists, threads, all checked."""
@@ -82,7 +83,7 @@ def selftest_command(
     from llpbench.bench.selftest import run_case, selftest
     from llpbench.problems import PROBLEMS, problem_module
 
-    problems = problem or list(PROBLEMS)
+    problems = split_list(problem) or list(PROBLEMS)
     for name in problems:
         problem_module(name)
     console = Console()

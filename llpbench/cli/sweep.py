@@ -8,8 +8,19 @@ import typer
 from rich.console import Console
 
 from llpbench import paths
+from llpbench.cli.lists import split_ints, split_list
 from llpbench.cli.reading import DIRECTED, INDEX_BASE, WEIGHTS, read_options
 from llpbench.errors import SpecError, VerificationError
+
+ORDER = typer.Option(
+    "interleaved", "--order",
+    help="interleaved: repetitions alternate across the configurations of one instance and "
+    "thread count (A B A B), against slow drift; grouped: each configuration's back to back.",
+)
+PIN = typer.Option(
+    False, "--pin/--no-pin",
+    help="Pin each worker thread to one CPU of the affinity set (recorded in meta.json).",
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -29,13 +40,21 @@ def find_config(name: str | Path) -> Path:
 
 
 def run_command(
-    graph: list[str] = typer.Option(None, "--graph", "-g", help="Graph name or path (repeat)."),
+    graph: list[str] = typer.Option(
+        None, "--graph", "-g", help="Graph names or paths: a,b or repeat the flag."
+    ),
     problem: str = typer.Option("sssp", "--problem", "-p", help="Problem to solve."),
-    size: list[int] = typer.Option(None, "--size", help="Instance size, generated problems."),
-    solver: list[str] = typer.Option(None, "--solver", help="LLP solver (repeat)."),
-    worklist: list[str] = typer.Option(None, "--worklist", help="Worklist (repeat)."),
+    size: list[str] = typer.Option(
+        None, "--size", help="Instance sizes, generated problems: 64,128 or repeat."
+    ),
+    solver: list[str] = typer.Option(None, "--solver", help="LLP solvers: a,b or repeat."),
+    worklist: list[str] = typer.Option(
+        None, "--worklist", help="Worklists: ptwb,swb or repeat the flag."
+    ),
     baseline: bool = typer.Option(True, "--baseline/--no-baseline", help="Time the baseline."),
-    threads: str = typer.Option(None, "--threads", "-t", help="1..32, 1-4 or 1,2,3 [1]."),
+    threads: list[str] = typer.Option(
+        None, "--threads", "-t", help="1..32 (doubling), 1-4, 1,2,3 or repeat [1]."
+    ),
     sources: int = typer.Option(None, "--sources", help="Fixed-seed sources (instances) [1]."),
     reps: int = typer.Option(None, "--reps", help="Timed repetitions per cell [3]."),
     seed: int = typer.Option(None, "--seed", help="Seed of sources and instances [42]."),
@@ -56,6 +75,8 @@ def run_command(
     partition: str = typer.Option(None, "--partition", help="SLURM partition."),
     time_min: int = typer.Option(None, "--time", help="Job time limit, minutes [1440]."),
     array_parallelism: int = typer.Option(None, "--array-parallelism", help="Jobs at once."),
+    order: str = ORDER,
+    pin: bool = PIN,
 ) -> None:
     """Run a benchmark sweep: every configuration x thread count x source, verified."""
     from llpbench.bench.spec import (
@@ -73,6 +94,8 @@ def run_command(
         "index_base": reading.index_base if reading.index_base != "auto" else None,
         "weights": reading.weights,
     }
+    graph, solver, worklist = split_list(graph), split_list(solver), split_list(worklist)
+    sizes = split_ints(size, "--size")
     if config:
         sweep = load_sweep(find_config(config))
         sweep = with_overrides(
@@ -87,12 +110,12 @@ def run_command(
         if not verify:
             sweep = Sweep(sweep.studies, verify=False, name=sweep.name)
     else:
-        if not graph and not size:
+        if not graph and not sizes:
             raise SpecError("nothing to run: give --graph NAME (or --size N, or --config FILE)")
         study = make_study(
             problem=problem,
-            graphs=graph or [],
-            sizes=size or [],
+            graphs=graph,
+            sizes=sizes,
             configs=configs_from_flags(solver, worklist, baseline),
             threads=list(thread_counts or (1,)),
             sources=sources or 1,
@@ -111,31 +134,35 @@ def run_command(
             sweep, shard=shard, executor=executor, shards=shards, only_shards=only_shards,
             partition=partition, time_min=time_min, array_parallelism=array_parallelism,
             config=find_config(config) if config else None,
-            out=out, resume=resume, cache_dir=cache_dir, progress=progress,
+            out=out, resume=resume, cache_dir=cache_dir, progress=progress, order=order, pin=pin,
         )
         return
-    _execute(sweep, out=out, resume=resume, cache_dir=cache_dir, progress=progress)
+    _execute(sweep, out=out, resume=resume, cache_dir=cache_dir, progress=progress,
+             order=order, pin=pin)
 
 
-def _threads(spec: str) -> list[int]:
+def _threads(spec: list[str]) -> list[int]:
     from llpbench.bench.spec import parse_threads
 
-    return parse_threads(spec)
+    return parse_threads(",".join(spec))
 
 
-def _execute(sweep, *, out, resume, cache_dir, progress, shard=None) -> Path:
+def _execute(
+    sweep, *, out, resume, cache_dir, progress, order="interleaved", pin=False, shard=None
+) -> Path:
     from llpbench.bench.session import run_sweep
 
     console = Console()
     session = run_sweep(
-        sweep, out=out, resume=resume, cache_dir=cache_dir, progress=progress, shard=shard
+        sweep, out=out, resume=resume, cache_dir=cache_dir, progress=progress, order=order,
+        pin=pin, shard=shard,
     )
     s = session.summary
+    unstable = _print_summary(session.store.run_dir, console)
     console.print(
         f"{s.rows_written} solves timed in {session.seconds:.1f} s "
-        f"({s.rows_skipped} rows were already stored) -> {session.store.runs_path}"
+        f"({s.rows_skipped} rows were already stored; {unstable}) -> {session.store.runs_path}"
     )
-    _print_summary(session.store.run_dir, console)
     if s.failures:
         for line in s.failures[:10]:
             console.print(f"[red]verification failed:[/red] {line}")
@@ -143,8 +170,10 @@ def _execute(sweep, *, out, resume, cache_dir, progress, shard=None) -> Path:
     return session.store.run_dir
 
 
-def _print_summary(run_dir: Path, console: Console) -> None:
-    """Per graph: best LLP configuration, the baseline, the speedup (Table 2's shape)."""
+def _print_summary(run_dir: Path, console: Console) -> str:
+    """Per graph: best LLP configuration, the baseline, the speedup (Table 2's shape); then
+    the cells whose repetitions were unstable. Returns the count of those, in words."""
+    from llpbench.report.instability import instability_table
     from llpbench.report.store import load_runs
     from llpbench.report.tables import problems_table, speedup_table, to_rich
 
@@ -156,6 +185,11 @@ def _print_summary(run_dir: Path, console: Console) -> None:
         table = build(runs)
         if len(table):
             console.print(to_rich(table, title))
+    flagged = instability_table(runs)
+    cells = flagged.attrs["cells"]
+    if len(flagged):
+        console.print(to_rich(flagged, "Instability warnings: cells to rerun or read with care"))
+    return f"{len(flagged)} of {cells} cells unstable"
 
 
 def reproduce_command(
@@ -164,13 +198,16 @@ def reproduce_command(
     resume: bool = typer.Option(False, "--resume", help="Continue the latest run."),
     cache_dir: Path = typer.Option(None, "--cache-dir", help="Dataset cache folder."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar."),
+    order: str = ORDER,
+    pin: bool = PIN,
 ) -> None:
     """Run a whole evaluation from a config and write every table and figure."""
     from llpbench.bench.spec import load_sweep
     from llpbench.report import write_all_reports
 
     sweep = load_sweep(find_config(config))
-    run_dir = _execute(sweep, out=out, resume=resume, cache_dir=cache_dir, progress=progress)
+    run_dir = _execute(sweep, out=out, resume=resume, cache_dir=cache_dir, progress=progress,
+                       order=order, pin=pin)
     console = Console()
     for path in write_all_reports(run_dir):
         console.print(f"wrote {path}")

@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from llpbench.cli.lists import split_ints
 from llpbench.cli.reading import DIRECTED, INDEX_BASE, WEIGHTS, read_options
 from llpbench.errors import SpecError
 
@@ -28,11 +29,11 @@ def tune_delta_command(
     ),
     threads: int = typer.Option(1, "--threads", "-t", min=1, help="Worker threads."),
     reps: int = typer.Option(3, "--reps", "-r", min=1, help="Timed repetitions per Δ."),
-    source: list[int] | None = typer.Option(
+    source: list[str] | None = typer.Option(
         None,
         "--source",
         "-s",
-        help="Source vertex (repeatable). Default: the vertex of largest out-degree.",
+        help="Source vertices (1,2 or repeat). Default: the vertex of largest out-degree.",
         show_default=False,
     ),
     save: Path | None = typer.Option(
@@ -54,6 +55,7 @@ def tune_delta_command(
     from llpbench.baselines.delta_tuning import save_tuned, tune_delta
     from llpbench.graphs.registry import load_graph
 
+    source = split_ints(source, "--source")
     if threads > MAX_THREADS:
         raise SpecError(f"--threads must be between 1 and {MAX_THREADS}, got {threads}")
     options = read_options(directed, index_base, weights)

@@ -17,6 +17,7 @@ a previous process compiled the same kernel.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -26,7 +27,7 @@ from numba import typeof
 
 from llpbench.errors import SpecError, UnknownNameError
 from llpbench.llp import counters as C
-from llpbench.llp import sync
+from llpbench.llp import placement, sync
 from llpbench.llp.compile import bind
 from llpbench.llp.contract import Instance
 from llpbench.llp.worklists import WORKLISTS
@@ -40,6 +41,11 @@ SOLVERS: dict[str, str] = {
 SINGLE_THREADED = ("cyclic", "bag")
 USES_WORKLIST = ("bag", "worklist")
 MAX_THREADS = 256
+#: Test-only: ``swb:0.005`` makes every timed solve over the SWB worklist sleep 5 ms more,
+#: inside the timed region. It exists so that tests can produce a run that is really slower
+#: in one configuration and check that ``llpbench compare`` flags it; a run made with it set
+#: records the setting in its ``meta.json``.
+SLOW_WORKLIST_ENV = "LLPBENCH_TEST_SLOW_WORKLIST"
 
 
 @dataclass
@@ -93,21 +99,26 @@ def _run_threads(
     start barrier; Δ-stepping passes its own slots).
     """
     if len(per_thread_args) == 1:  # one worker: run it here, no thread start or wake-up
-        ctl[ready] = 1
-        ctl[go] = 1
-        t0 = time.perf_counter()
-        target(*per_thread_args[0])
-        return time.perf_counter() - t0
+        with placement.pinned_here(0):
+            ctl[ready] = 1
+            ctl[go] = 1
+            t0 = time.perf_counter()
+            target(*per_thread_args[0])
+            return time.perf_counter() - t0
     errors: list[BaseException] = []
 
-    def body(*args):
+    def body(worker, *args):
         try:
+            placement.pin_current_thread(worker)  # before the barrier: never timed
             target(*args)
         except BaseException as exc:  # surfaced in the caller
             errors.append(exc)
             ctl[go] = 1
 
-    threads = [threading.Thread(target=body, args=a, daemon=True) for a in per_thread_args]
+    threads = [
+        threading.Thread(target=body, args=(t, *a), daemon=True)
+        for t, a in enumerate(per_thread_args)
+    ]
     for t in threads:
         t.start()
     while ctl[ready] < len(threads) and not errors:
@@ -167,15 +178,19 @@ def solve_llp(
     try:
         if solver == "cyclic":
             compiled(module.solve, (inst, state, rows[0], bufs[0]))
-            t0 = time.perf_counter()
-            module.solve(inst, state, rows[0], bufs[0])
-            seconds = time.perf_counter() - t0
+            with placement.pinned_here(0):
+                t0 = time.perf_counter()
+                module.solve(inst, state, rows[0], bufs[0])
+                seconds = time.perf_counter() - t0
         elif solver == "bag":
             wl, owner = _create_worklist(worklist, instance, 1)
             compiled(module.solve, (inst, state, wl, work, rows[0], bufs[0]))
-            t0 = time.perf_counter()
-            module.solve(inst, state, wl, work, rows[0], bufs[0])
-            seconds = time.perf_counter() - t0
+            delay = slow_worklist_seconds(worklist)
+            with placement.pinned_here(0):
+                t0 = time.perf_counter()
+                module.solve(inst, state, wl, work, rows[0], bufs[0])
+                _sleep(delay)
+                seconds = time.perf_counter() - t0
         elif solver == "all-indices":
             compiled(module.worker, (0, threads, inst, state, ctl, rows[0], bufs[0]))
             args = [(t, threads, inst, state, ctl, rows[t], bufs[t]) for t in range(threads)]
@@ -184,8 +199,10 @@ def solve_llp(
             wl, owner = _create_worklist(worklist, instance, threads)
             compiled(module.seed, (wl, inst, state, work, threads, ctl, rows[0]))
             compiled(module.worker, (0, inst, state, wl, ctl, rows[0], bufs[0]))
+            delay = slow_worklist_seconds(worklist)
             t0 = time.perf_counter()
             module.seed(wl, inst, state, work, threads, ctl, rows[0])
+            _sleep(delay)
             seed_s = time.perf_counter() - t0
             args = [(t, inst, state, wl, ctl, rows[t], bufs[t]) for t in range(threads)]
             seconds = _run_threads(module.worker, args, ctl) + seed_s
@@ -203,6 +220,40 @@ def solve_llp(
         worklist=worklist,
         threads=threads,
     )
+
+
+def slow_worklist_seconds(worklist: str | None) -> float:
+    """The test-only extra time of :data:`SLOW_WORKLIST_ENV` for ``worklist`` (0 if none).
+
+    Raises
+    ------
+    SpecError
+        If the variable is set but is not ``NAME:SECONDS[,NAME:SECONDS...]``.
+    """
+    return slow_worklists().get(worklist or "", 0.0)
+
+
+def slow_worklists() -> dict[str, float]:
+    """Every worklist :data:`SLOW_WORKLIST_ENV` slows down, with its extra seconds."""
+    text = os.environ.get(SLOW_WORKLIST_ENV, "").strip()
+    out: dict[str, float] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, _, value = part.partition(":")
+        try:
+            seconds = float(value)
+        except ValueError:
+            seconds = -1.0
+        if name not in WORKLISTS or not 0 <= seconds <= 10:
+            raise SpecError(
+                f"{SLOW_WORKLIST_ENV}={text!r}: expected WORKLIST:SECONDS (0..10), got {part!r}"
+            )
+        out[name] = seconds
+    return out
+
+
+def _sleep(seconds: float) -> None:
+    if seconds > 0:
+        time.sleep(seconds)
 
 
 def _create_worklist(worklist: str, instance: Instance, threads: int):

@@ -17,6 +17,7 @@ import pandas as pd
 
 from llpbench.errors import LlpbenchError
 from llpbench.report import tables
+from llpbench.report.instability import instability_table
 from llpbench.report.store import load_meta, load_runs, timed_rows
 
 TITLES = {
@@ -24,6 +25,7 @@ TITLES = {
     "speedup": "Table 2: fastest LLP configuration vs tuned Δ-stepping (largest thread count)",
     "overhead": "Single-thread overhead: each LLP configuration vs the baseline at 1 thread",
     "problems": "Other problems: best LLP configuration vs each problem's baseline",
+    "instability": "Instability: cells whose repetitions disagree (rerun or read with care)",
 }
 #: What an empty table means, for the one-line message that replaces it.
 EMPTY = {
@@ -31,6 +33,7 @@ EMPTY = {
     "speedup": "no SSSP graph with both LLP and baseline rows",
     "overhead": "no instance with both LLP and baseline rows at 1 thread",
     "problems": "no non-SSSP problem with both LLP and baseline rows",
+    "instability": "no unstable cell: every instance's repetitions agree within the thresholds",
 }
 
 
@@ -66,6 +69,8 @@ def build_table(
         return tables.overhead_table(runs)
     if name == "problems":
         return tables.problems_table(runs)
+    if name == "instability":
+        return instability_table(runs)
     raise LlpbenchError(f"unknown table {name!r}; known: {', '.join(TITLES)}")
 
 

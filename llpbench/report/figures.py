@@ -1,11 +1,12 @@
 """The paper's figures, drawn from a run's rows: Figure 5 (scaling) and Figure 6 (worklists).
 
 Figure 5 plots, for each graph, time against threads on log-log axes, one line per
-configuration (the baseline dashed), each point the median of its cell with the spread over
-repetitions and sources as a band (min to max), so that a reader sees both the trend and how
-far to trust it. Figure 6 sets the worklist policies side by side at one thread count on one
-graph, and beside the times the counters that explain the gaps between them: stale pops,
-lost atomic races, lock contention and steals, per reached vertex.
+configuration (the baseline dashed), each point the median of its cell with the 95%
+bootstrap interval of that median as a band (an error bar where a line has one point), so
+that a reader sees both the trend and how far to trust it: where two bands overlap, the rows
+do not tell those configurations apart. Figure 6 sets the worklist policies side by side at
+one thread count on one graph, and beside the times the counters that explain the gaps
+between them: stale pops, lost atomic races, lock contention and steals, per reached vertex.
 
 Figures are written as PNG (for a quick look) and SVG (for the paper) into
 ``<run>/figures/``, each through a temporary file so that an interrupted report never leaves
@@ -30,6 +31,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import NullFormatter, NullLocator  # noqa: E402
 
 from llpbench.errors import LlpbenchError  # noqa: E402
+from llpbench.report.stats import median_ci  # noqa: E402
 from llpbench.report.store import per_reached, timed_rows  # noqa: E402
 from llpbench.report.tables import cell_stats  # noqa: E402
 
@@ -114,7 +116,7 @@ def plot_scaling(
     Writes ``figures/scaling-<problem>.png`` and ``.svg`` for ``problem`` (default: every
     problem of the run) and returns the written paths.
     """
-    cells = cell_stats(runs)
+    cells = cell_stats(runs, intervals=True)
     problems = list(dict.fromkeys(cells["problem"])) if problem is None else [problem]
     if cells.empty or not set(problems) & set(cells["problem"]):
         raise NoDataError(f"no timed rows for {problem or 'any problem'}: nothing to plot")
@@ -142,13 +144,16 @@ def _scaling_figure(problem: str, cells: pd.DataFrame) -> Figure:
             if line.empty:
                 continue
             x, med = line["threads"].to_numpy(), line["median_s"].to_numpy()
-            lo, hi = line["min_s"].to_numpy(), line["max_s"].to_numpy()
+            # The median's interval; a one-row cell has none, and shows its point alone.
+            lo = line["median_ci_low"].fillna(line["median_s"]).to_numpy()
+            hi = line["median_ci_high"].fillna(line["median_s"]).to_numpy()
             (handle,) = ax.plot(x, med, label=config, markersize=4, **style)
             handles.setdefault(config, handle)
             if len(x) > 1:
                 ax.fill_between(x, lo, hi, color=style["color"], alpha=0.15, linewidth=0)
             else:
-                ax.errorbar(x, med, yerr=[med - lo, hi - med], color=style["color"], capsize=3)
+                yerr = [(med - lo).clip(min=0), (hi - med).clip(min=0)]
+                ax.errorbar(x, med, yerr=yerr, color=style["color"], capsize=3)
         _thread_axis(ax, sorted(int(t) for t in here["threads"].unique()))
         ax.set_yscale("log")
         ax.set_title(graph)
@@ -161,7 +166,7 @@ def _scaling_figure(problem: str, cells: pd.DataFrame) -> Figure:
         list(handles.values()), list(handles), loc="outside lower center",
         ncols=min(len(handles), 4), frameon=False,
     )  # fmt: skip
-    fig.suptitle(f"{problem}: time vs threads (median; band: min-max over reps and sources)")
+    fig.suptitle(f"{problem}: time vs threads (median; band: its 95% bootstrap interval)")
     return fig
 
 
@@ -246,10 +251,13 @@ def _worklist_figure(
     ax_time, ax_work = fig.subplots(1, 2)
     seconds = rows.groupby("config")["seconds"]
     med = seconds.median().reindex(configs)
-    lo, hi = seconds.min().reindex(configs), seconds.max().reindex(configs)
+    bounds = {c: median_ci(s) for c, s in seconds}
+    lo = pd.Series({c: b[0] for c, b in bounds.items()}).reindex(configs).fillna(med)
+    hi = pd.Series({c: b[1] for c, b in bounds.items()}).reindex(configs).fillna(med)
     x = range(len(configs))
     bar_colors = [colors.get(c, LLP_COLORS[i % len(LLP_COLORS)]) for i, c in enumerate(configs)]
-    ax_time.bar(x, med, yerr=[med - lo, hi - med], capsize=4, color=bar_colors)
+    yerr = [(med - lo).clip(lower=0), (hi - med).clip(lower=0)]
+    ax_time.bar(x, med, yerr=yerr, capsize=4, color=bar_colors)
     for i, value, top in zip(x, med, hi, strict=True):
         ax_time.annotate(f"{value * 1e3:.3g} ms", (i, top), ha="center", va="bottom",
                          xytext=(0, 3), textcoords="offset points", fontsize=8)  # fmt: skip
@@ -258,7 +266,7 @@ def _worklist_figure(
             ax_time.axhline(secs.median(), color="black", linestyle="--", label=f"{config}")
         ax_time.legend(frameon=False, fontsize=8)
     ax_time.set_xticks(list(x), labels=configs, rotation=20, ha="right")
-    ax_time.set_ylabel("time (s), median; bars: min-max")
+    ax_time.set_ylabel("time (s), median; bars: its 95% interval")
     ax_time.set_title(f"time at {threads} threads")
     _counter_panel(ax_work, rows, configs)
     fig.suptitle(f"{problem} on {graph}: worklist policies at {threads} threads")

@@ -13,6 +13,11 @@ repetition (a page fault, a preempted thread), and pooling sources weighs each s
 because every source runs the same number of repetitions. GAP reports the mean over trials;
 with few repetitions on a shared machine the median is the steadier choice. Rows that failed
 verification, or carry no time, never enter a median; each table's notes count them.
+
+How far to trust a ratio. Every speedup and ratio comes with its 95% bootstrap interval
+(``*_ci_low``, ``*_ci_high``; :mod:`llpbench.report.stats`), both sides resampled from their
+stored rows; an interval that includes 1.0 means the rows cannot tell the two apart. Cells
+whose repetitions disagree (:mod:`llpbench.report.instability`) are named in the notes.
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ from typing import Any
 
 import pandas as pd
 
+from llpbench.report.instability import instability_note
+from llpbench.report.stats import median_ci, ratio_ci
 from llpbench.report.store import exclusion_note, per_reached, timed_rows
 
 CELL = ["problem", "graph", "kind", "config", "threads"]
@@ -35,15 +42,33 @@ TABLES_DIR = "tables"
 # --------------------------------------------------------------------------- cells
 
 
-def cell_stats(runs: pd.DataFrame) -> pd.DataFrame:
-    """Median, min and max seconds and the row count of every cell, in first-seen order."""
+def cell_stats(runs: pd.DataFrame, intervals: bool = False) -> pd.DataFrame:
+    """Median, min and max seconds and the row count of every cell, in first-seen order;
+    with ``intervals``, also the 95% bootstrap interval of each median (``median_ci_low``,
+    ``median_ci_high``; NaN for a cell of one row)."""
     timed = timed_rows(runs)
     cols = [*CELL, "median_s", "min_s", "max_s", "rows"]
+    cols += ["median_ci_low", "median_ci_high"] if intervals else []
     if timed.empty:
         return pd.DataFrame(columns=cols)
     grouped = timed.groupby(CELL, sort=False)["seconds"]
     out = grouped.agg(median_s="median", min_s="min", max_s="max", rows="size").reset_index()
+    if intervals:
+        bounds = [median_ci(secs) for _, secs in grouped]
+        out["median_ci_low"] = [lo for lo, _ in bounds]
+        out["median_ci_high"] = [hi for _, hi in bounds]
     return out[cols]
+
+
+def cell_seconds(timed: pd.DataFrame, problem: str, graph: str, config: str, threads: int):
+    """The timed seconds of one cell (all its repetitions and sources)."""
+    mask = (
+        (timed["problem"] == problem)
+        & (timed["graph"] == graph)
+        & (timed["config"] == config)
+        & (timed["threads"] == threads)
+    )
+    return timed.loc[mask, "seconds"].to_numpy(dtype=float)
 
 
 def _with_notes(df: pd.DataFrame, notes: Iterable[str | None]) -> pd.DataFrame:
@@ -81,6 +106,7 @@ def _compare(runs: pd.DataFrame, keep) -> tuple[list[dict[str, Any]], list[str]]
     baseline), its fastest thread count is used and its ``baseline_threads`` says so.
     """
     cells = cell_stats(runs)
+    timed = timed_rows(runs)
     rows, notes = [], []
     for (problem, graph), group in cells.groupby(["problem", "graph"], sort=False):
         if not keep(problem):
@@ -96,6 +122,10 @@ def _compare(runs: pd.DataFrame, keep) -> tuple[list[dict[str, Any]], list[str]]
         b = _fastest(same if not same.empty else base)
         delta, note = _delta_used(runs, problem, graph, b["config"], int(b["threads"]))
         notes.append(note)
+        low, high = ratio_ci(
+            cell_seconds(timed, problem, graph, b["config"], int(b["threads"])),
+            cell_seconds(timed, problem, graph, best["config"], threads),
+        )
         rows.append(
             {
                 "problem": problem,
@@ -108,16 +138,30 @@ def _compare(runs: pd.DataFrame, keep) -> tuple[list[dict[str, Any]], list[str]]
                 "baseline_median_s": float(b["median_s"]),
                 "delta": delta,
                 "speedup": float(b["median_s"]) / float(best["median_s"]),
+                "speedup_ci_low": low,
+                "speedup_ci_high": high,
             }
         )
     return rows, notes
+
+
+def _used_cells(df: pd.DataFrame, pairs: Iterable[tuple[str, str]]) -> list[tuple]:
+    """The (problem, graph, config, threads) cells a table's rows were computed from."""
+    graph = "graph" if "graph" in df.columns else "instance"
+    out = []
+    for config_col, threads_col in pairs:
+        out += [
+            (r["problem"], r[graph], r[config_col], r[threads_col] if threads_col else 1)
+            for _, r in df.iterrows()
+        ]
+    return out
 
 
 # --------------------------------------------------------------------------- the tables
 
 SPEEDUP_COLUMNS = [
     "problem", "graph", "threads", "best_llp", "llp_median_s", "baseline", "baseline_threads",
-    "baseline_median_s", "delta", "speedup",
+    "baseline_median_s", "delta", "speedup", "speedup_ci_low", "speedup_ci_high",
 ]  # fmt: skip
 
 
@@ -125,7 +169,8 @@ def speedup_table(runs: pd.DataFrame, problems: Iterable[str] | None = ("sssp",)
     """Table 2: per graph, the fastest LLP configuration against the tuned baseline.
 
     Both sides at the largest thread count the graph's LLP rows reach; ``speedup`` is
-    baseline time / LLP time, so above 1 means LLP wins. ``delta`` is the Δ the baseline used.
+    baseline time / LLP time, so above 1 means LLP wins, and ``speedup_ci_low``/``_high`` its
+    95% bootstrap interval. ``delta`` is the Δ the baseline used.
 
     Parameters
     ----------
@@ -138,7 +183,8 @@ def speedup_table(runs: pd.DataFrame, problems: Iterable[str] | None = ("sssp",)
     rows, notes = _compare(runs, lambda p: wanted is None or p in wanted)
     df = pd.DataFrame(rows, columns=SPEEDUP_COLUMNS)
     mine = runs if wanted is None else runs[runs["problem"].isin(wanted)]
-    return _with_notes(df, [*notes, exclusion_note(mine)])
+    used = _used_cells(df, [("best_llp", "threads"), ("baseline", "baseline_threads")])
+    return _with_notes(df, [*notes, exclusion_note(mine), instability_note(runs, used)])
 
 
 def problems_table(runs: pd.DataFrame, exclude: Iterable[str] = ("sssp",)) -> pd.DataFrame:
@@ -152,12 +198,15 @@ def problems_table(runs: pd.DataFrame, exclude: Iterable[str] = ("sssp",)) -> pd
     cols = [c for c in SPEEDUP_COLUMNS if c != "delta"]
     df = pd.DataFrame(rows, columns=SPEEDUP_COLUMNS)[cols].rename(columns={"graph": "instance"})
     notes = [n for n in notes if n and not n.startswith("Δ")]  # no Δ column here
-    return _with_notes(df, [*notes, exclusion_note(runs[~runs["problem"].isin(skip)])])
+    used = _used_cells(df, [("best_llp", "threads"), ("baseline", "baseline_threads")])
+    return _with_notes(df, [*notes, exclusion_note(runs[~runs["problem"].isin(skip)]),
+                            instability_note(runs, used)])  # fmt: skip
 
 
 OVERHEAD_COLUMNS = [
     "problem", "graph", "config", "llp_median_s", "baseline", "baseline_median_s", "ratio",
-    "items_per_reached", "advances_per_reached", "stale_per_reached",
+    "ratio_ci_low", "ratio_ci_high", "items_per_reached", "advances_per_reached",
+    "stale_per_reached",
 ]  # fmt: skip
 
 
@@ -165,9 +214,9 @@ def overhead_table(runs: pd.DataFrame) -> pd.DataFrame:
     """Single-thread cost of LLP: each LLP configuration at one thread against the baseline.
 
     ``ratio`` is LLP time / baseline time (the paper reports LLP about 10x slower on one
-    thread); the work counters per reached vertex (medians over the cell's rows) show where the
-    extra time goes: items popped, advances made and stale pops for each vertex the solve
-    reached.
+    thread), ``ratio_ci_low``/``_high`` its 95% bootstrap interval; the work counters per
+    reached vertex (medians over the cell's rows) show where the extra time goes: items
+    popped, advances made and stale pops for each vertex the solve reached.
     """
     cells = cell_stats(runs)
     one = cells[cells["threads"] == 1]
@@ -182,8 +231,10 @@ def overhead_table(runs: pd.DataFrame) -> pd.DataFrame:
             continue
         b = _fastest(base)
         here = timed[(timed["problem"] == problem) & (timed["graph"] == graph)]
+        base_s = here.loc[here["config"] == b["config"], "seconds"]
         for _, cell in llp.iterrows():
             mine = here[here["config"] == cell["config"]]
+            low, high = ratio_ci(mine["seconds"], base_s)
             rows.append(
                 {
                     "problem": problem,
@@ -193,13 +244,16 @@ def overhead_table(runs: pd.DataFrame) -> pd.DataFrame:
                     "baseline": b["config"],
                     "baseline_median_s": float(b["median_s"]),
                     "ratio": float(cell["median_s"]) / float(b["median_s"]),
+                    "ratio_ci_low": low,
+                    "ratio_ci_high": high,
                     "items_per_reached": float(per_reached(mine, "items").median()),
                     "advances_per_reached": float(per_reached(mine, "advances").median()),
                     "stale_per_reached": float(per_reached(mine, "stale").median()),
                 }
             )
     df = pd.DataFrame(rows, columns=OVERHEAD_COLUMNS)
-    return _with_notes(df, [*notes, exclusion_note(runs)])
+    used = _used_cells(df, [("config", None), ("baseline", None)])
+    return _with_notes(df, [*notes, exclusion_note(runs), instability_note(runs, used)])
 
 
 DATASET_COLUMNS = [
@@ -286,9 +340,31 @@ def _numeric(df: pd.DataFrame) -> list[bool]:
     return [pd.api.types.is_numeric_dtype(df[c]) for c in df.columns]
 
 
+CI_LOW, CI_HIGH = "_ci_low", "_ci_high"
+
+
+def join_intervals(df: pd.DataFrame) -> pd.DataFrame:
+    """Each ``X_ci_low``/``X_ci_high`` pair as one text column ``X 95% CI`` ("[0.97, 1.1]")
+    in the low column's place: how a reader wants an interval, not as two numbers apart."""
+    out = df.copy()
+    for col in [c for c in df.columns if str(c).endswith(CI_LOW)]:
+        high = str(col)[: -len(CI_LOW)] + CI_HIGH
+        if high not in df.columns:
+            continue
+        text = [
+            "-" if pd.isna(lo) or pd.isna(hi) else f"[{lo:.3g}, {hi:.3g}]"
+            for lo, hi in zip(df[col], df[high], strict=True)
+        ]
+        out[col] = text
+        out = out.drop(columns=[high]).rename(columns={col: "95% CI"})
+    out.attrs = dict(df.attrs)
+    return out
+
+
 def _for_terminal(df: pd.DataFrame) -> pd.DataFrame:
     """Times in milliseconds and short headers (words, not identifiers) for a terminal."""
-    out = df.copy()
+    out = join_intervals(df)
+    df = out.copy()
     names = {}
     for col in df.columns:
         name = str(col)
@@ -327,11 +403,12 @@ def to_markdown(df: pd.DataFrame, title: str | None = None) -> str:
     def esc(text: str) -> str:
         return text.replace("|", "\\|").replace("\n", " ")
 
+    notes = df.attrs.get("notes") or []
+    df = join_intervals(df)
     lines = [f"**{esc(title)}**", ""] if title else []
     lines.append("| " + " | ".join(esc(str(c)) for c in df.columns) + " |")
     lines.append("| " + " | ".join("---:" if n else "---" for n in _numeric(df)) + " |")
     lines += ["| " + " | ".join(esc(c) for c in row) + " |" for row in _cells(df)]
-    notes = df.attrs.get("notes") or []
     if notes:
         lines.append("")
         lines += [f"Note: {esc(n)}  " for n in notes]

@@ -137,3 +137,32 @@ def test_table_datasets_without_a_run_prints_only(cli):
     proc = cli("table", "datasets", "--graph", "tiny-mesh")
     assert proc.returncode == 0, proc.stderr
     assert "tiny-mesh" in proc.stdout and "not written" in proc.stdout
+
+
+def test_problem_list_takes_commas_like_repeated_flags(cli):
+    run_dir = write_run(cli.results)
+    proc = cli("table", "speedup", "--problem", "sssp,stable-marriage")
+    assert proc.returncode == 0, proc.stderr
+    both = set(pd.read_csv(run_dir / "tables" / "speedup.csv")["problem"])
+    proc = cli("table", "speedup", "--problem", "sssp", "--problem", "stable-marriage")
+    assert proc.returncode == 0, proc.stderr
+    assert set(pd.read_csv(run_dir / "tables" / "speedup.csv")["problem"]) == both
+    assert both == {"sssp", "stable-marriage"}
+
+
+def test_table_instability_lists_unstable_cells_or_says_there_are_none(cli):
+    run_dir = write_run(cli.results)
+    proc = cli("table", "instability")
+    assert proc.returncode == 0, proc.stderr
+    assert "no unstable cell" in proc.stdout
+    assert not (run_dir / "tables" / "instability.csv").exists()
+    raw = pd.read_csv(run_dir / "runs.csv", dtype=str, keep_default_na=False)
+    first = (raw["config"] == "worklist/swb") & (raw["threads"] == "2") & (raw["rep"] == "0")
+    raw.loc[first, "seconds"] = [repr(2 * float(s)) for s in raw.loc[first, "seconds"]]
+    raw.to_csv(run_dir / "runs.csv", index=False)
+    proc = cli("table", "instability")
+    assert proc.returncode == 0, proc.stderr
+    written = pd.read_csv(run_dir / "tables" / "instability.csv")
+    assert set(written["config"]) == {"worklist/swb"} and set(written["threads"]) == {2}
+    # rep 0 doubled: 2.0 against the others' 1.05 and 1.10 (median 1.075) -> 1.86x
+    assert written["reasons"].str.contains("first repetition 1.86x").all()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -58,6 +59,14 @@ def test_run_writes_verified_rows_and_metadata(tmp_path, env):
         assert key in meta
     for key in ("cpu_model", "cores", "git_commit", "versions", "numba"):
         assert key in meta["machine"]
+    machine = meta["machine"]
+    for key in ("logical_cores", "physical_cores", "affinity", "frequency", "governor",
+                "memory", "blas"):
+        assert machine[key] not in (None, ""), key  # a value, or "unavailable"
+    assert machine["affinity"] == sorted(os.sched_getaffinity(0))
+    assert all(len(machine["load_average"][k]) == 3 for k in ("start", "end"))
+    assert meta["order"] == "interleaved"
+    assert meta["pinning"]["requested"] is False
 
 
 def _wait_for_rows(path: Path, count: int, proc, timeout: float = 120.0) -> None:
@@ -113,6 +122,62 @@ def test_interrupted_sweep_resumes_to_the_same_rows_without_duplicates(tmp_path,
     assert len(set(keys)) == len(keys)
 
 
+def _config_order(run_dir: Path) -> list[tuple[str, str, str]]:
+    """(graph, source, threads) and worklist of each row, in the order they were written."""
+    return [(r["graph"] + "@" + r["source"], r["threads"], r["worklist"]) for r in rows(run_dir)]
+
+
+@pytest.mark.parametrize("order", ["interleaved", "grouped"])
+def test_order_interleaves_repetitions_across_configurations_or_groups_them(tmp_path, env,
+                                                                            order):
+    out = tmp_path / order
+    proc = llpbench("run", "--graph", "tiny-kron", "--worklist", "ptwb,swb,ptcf", "--threads",
+                    "1,2", "--no-baseline", "--reps", "3", "--order", order, "--out", str(out),
+                    "--no-progress", env=env)
+    assert proc.returncode == 0, proc.stderr
+    written = _config_order(out / "latest")
+    assert len(written) == 3 * 2 * 3
+    for threads in ("1", "2"):
+        seq = [wl for _, t, wl in written if t == threads]
+        if order == "interleaved":
+            assert seq == ["ptwb", "swb", "ptcf"] * 3  # A B C A B C A B C
+        else:
+            assert seq == ["ptwb"] * 3 + ["swb"] * 3 + ["ptcf"] * 3
+    assert json.loads((out / "latest" / "meta.json").read_text())["order"] == order
+
+
+def test_pin_is_applied_and_recorded(tmp_path, env):
+    out = tmp_path / "pinned"
+    proc = llpbench("run", "--graph", "tiny-kron", "--worklist", "ptwb", "--threads", "1,2",
+                    "--reps", "1", "--pin", "--out", str(out), "--no-progress", env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert {r["verified"] for r in rows(out / "latest")} == {"True"}
+    pinning = json.loads((out / "latest" / "meta.json").read_text())["pinning"]
+    assert pinning["requested"] and pinning["applied"], pinning
+    assert pinning["cpus"] == sorted(os.sched_getaffinity(0))
+    assert pinning["workers_pinned"] >= 2
+
+
+def test_comma_lists_and_repeated_flags_mean_the_same(tmp_path, env):
+    out = tmp_path / "lists"
+    proc = llpbench("run", "--graph", "tiny-kron,tiny-mesh", "--worklist", "ptwb,swb",
+                    "--worklist", "ptcf", "--threads", "1", "--threads", "2", "--no-baseline",
+                    "--reps", "1", "--out", str(out), "--no-progress", env=env)
+    assert proc.returncode == 0, proc.stderr
+    table = rows(out / "latest")
+    assert {r["graph"] for r in table} == {"tiny-kron", "tiny-mesh"}
+    assert {r["worklist"] for r in table} == {"ptwb", "swb", "ptcf"}
+    assert {r["threads"] for r in table} == {"1", "2"}
+    assert len(table) == 2 * 3 * 2
+
+
+def test_run_ends_with_the_count_of_unstable_cells(tmp_path, env):
+    proc = llpbench("run", "--graph", "tiny-kron", "--worklist", "ptwb", "--no-baseline",
+                    "--reps", "3", "--out", str(tmp_path / "r"), "--no-progress", env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"; \d+ of 1 cells unstable\)", proc.stdout), proc.stdout
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
@@ -124,6 +189,8 @@ def test_interrupted_sweep_resumes_to_the_same_rows_without_duplicates(tmp_path,
         (["--threads", "2"], "nothing to run"),
         (["--config", "no-such-config.toml"], "no such config"),
         (["--graph", "tiny-kron", "--resume"], "nothing to resume"),
+        (["--graph", "tiny-kron", "--order", "random"], "unknown order"),
+        (["--size", "8,x", "--problem", "knapsack"], "--size"),
     ],
 )
 def test_bad_input_is_one_line_and_non_zero(tmp_path, env, args, message):

@@ -101,6 +101,8 @@ def test_write_all_reports_writes_every_applicable_table_and_figure(run_dir):
     assert all(p.is_file() and p.stat().st_size > 0 for p in paths)
     # the synthetic graphs are not in the registry: Table 1 is skipped with a note, not a crash
     assert any(n.startswith("note: datasets table skipped") for n in notes)
+    # the synthetic run is steady: no instability table, and a note saying why
+    assert any(n.startswith("note: instability table skipped: no unstable cell") for n in notes)
 
 
 def test_write_all_reports_skips_the_speedup_table_without_baselines(tmp_path):

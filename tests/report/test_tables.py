@@ -219,8 +219,10 @@ def test_write_table_round_trips_csv_and_writes_markdown(runs, run_dir):
 def test_to_rich_shows_varying_columns_and_puts_constant_ones_in_the_caption(runs):
     table = tables.speedup_table(runs)
     rich_table = tables.to_rich(table, "Table 2")
-    varying = [c for c in table.columns if table[c].nunique(dropna=False) > 1]
+    joined = tables.join_intervals(table)  # the interval's two bounds are one column
+    varying = [c for c in joined.columns if joined[c].nunique(dropna=False) > 1]
     assert len(rich_table.columns) == len(varying)
+    assert "95% CI" in [c.header for c in rich_table.columns]
     assert rich_table.row_count == len(table)
     assert "failed verification" in str(rich_table.caption)
     assert "problem: sssp" in str(rich_table.caption)
@@ -244,3 +246,40 @@ def test_datasets_table_is_measured_from_the_registry_graphs(tmp_path, monkeypat
 
 def test_graph_names_skip_generated_instances(runs):
     assert tables.graph_names(runs) == list(GRAPHS)
+
+
+def test_speedups_carry_an_interval_bounded_by_their_rows(runs):
+    table = tables.speedup_table(runs)
+    timed = timed_rows(runs)
+    for _, row in table.iterrows():
+        base = tables.cell_seconds(timed, "sssp", row["graph"], row["baseline"],
+                                   row["baseline_threads"])
+        llp = tables.cell_seconds(timed, "sssp", row["graph"], row["best_llp"], row["threads"])
+        assert row["speedup_ci_low"] <= row["speedup"] <= row["speedup_ci_high"]
+        # no resample can go beyond the extreme ratios the rows allow
+        assert row["speedup_ci_low"] >= base.min() / llp.max()
+        assert row["speedup_ci_high"] <= base.max() / llp.min()
+        assert row["speedup_ci_low"] < row["speedup_ci_high"]  # the rows vary: so does it
+
+
+def test_overhead_and_problem_ratios_carry_intervals(runs):
+    overhead = tables.overhead_table(runs)
+    assert (overhead["ratio_ci_low"] <= overhead["ratio"]).all()
+    assert (overhead["ratio"] <= overhead["ratio_ci_high"]).all()
+    problems = tables.problems_table(runs)
+    row = problems.iloc[0]
+    # every row of the stable-marriage cells is the same number: the interval is a point
+    assert row["speedup_ci_low"] == row["speedup"] == row["speedup_ci_high"]
+
+
+def test_interval_columns_are_one_column_in_markdown(runs):
+    text = tables.to_markdown(tables.speedup_table(runs))
+    assert "95% CI" in text.splitlines()[0] and "speedup_ci_low" not in text
+
+
+def test_cell_medians_have_intervals_within_their_range(runs):
+    cells = tables.cell_stats(runs, intervals=True)
+    assert (cells["min_s"] <= cells["median_ci_low"]).all()
+    assert (cells["median_ci_low"] <= cells["median_s"]).all()
+    assert (cells["median_s"] <= cells["median_ci_high"]).all()
+    assert (cells["median_ci_high"] <= cells["max_s"]).all()
