@@ -34,7 +34,15 @@ def run_command(
     size: list[int] = typer.Option(None, "--size", help="Instance size, generated problems."),
     solver: list[str] = typer.Option(None, "--solver", help="LLP solver (repeat)."),
     worklist: list[str] = typer.Option(None, "--worklist", help="Worklist (repeat)."),
-    baseline: bool = typer.Option(True, "--baseline/--no-baseline", help="Time the baseline."),
+    baseline: list[str] = typer.Option(
+        None, "--baseline", help="Baseline by name (repeat): another of the problem's own, or a "
+        "peer (networkit, graphblas) [the problem's default]."
+    ),
+    no_baseline: bool = typer.Option(False, "--no-baseline", help="Time no baseline."),
+    variant: str = typer.Option(
+        None, "--variant", help="Instance family (stable-marriage identical, job-scheduling "
+        "layered, reduction signed) [the problem's first]."
+    ),
     threads: str = typer.Option(None, "--threads", "-t", help="1..32, 1-4 or 1,2,3 [1]."),
     sources: int = typer.Option(None, "--sources", help="Fixed-seed sources (instances) [1]."),
     reps: int = typer.Option(None, "--reps", help="Timed repetitions per cell [3]."),
@@ -56,7 +64,9 @@ def run_command(
         configs_from_flags,
         load_sweep,
         make_study,
+        with_baselines,
         with_overrides,
+        with_variant,
     )
 
     thread_counts = tuple(_threads(threads)) if threads else None  # bad spec: fail first
@@ -77,6 +87,7 @@ def run_command(
             delta=delta,
             **read_fields,
         )
+        sweep = with_variant(with_baselines(sweep, baseline, keep=not no_baseline), variant)
         if not verify:
             sweep = Sweep(sweep.studies, verify=False, name=sweep.name)
     else:
@@ -86,7 +97,7 @@ def run_command(
             problem=problem,
             graphs=graph or [],
             sizes=size or [],
-            configs=configs_from_flags(solver, worklist, baseline),
+            configs=configs_from_flags(solver, worklist, not no_baseline, baseline),
             threads=list(thread_counts or (1,)),
             sources=sources or 1,
             reps=reps or 3,
@@ -95,6 +106,7 @@ def run_command(
             directed=reading.directed,
             index_base=reading.index_base,
             weights=reading.weights,
+            variant=variant,
         )
         sweep = Sweep((study,), verify=verify)
     _execute(sweep, out=out, resume=resume, cache_dir=cache_dir, progress=progress)

@@ -344,3 +344,7 @@ def baseline(inst: Instance, threads: int = 1) -> BaselineResult:
     start = longest_path_starts(*args)
     seconds = time.perf_counter() - t0
     return BaselineResult(start, seconds, compile_s, "kahn-longest-path", {"threads": 1})
+
+
+#: The baselines by name, the default first.
+BASELINES = {"kahn-longest-path": baseline}

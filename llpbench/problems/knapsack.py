@@ -45,6 +45,7 @@ descending loop, runs scalar and about 4x slower).
 from __future__ import annotations
 
 import time
+from functools import partial
 
 import numpy as np
 from numba import njit, typeof
@@ -367,3 +368,7 @@ def baseline(inst: Instance, threads: int = 1, kernel: str = "dp-two-rows") -> B
     best = fn(*args)
     seconds = time.perf_counter() - t0
     return BaselineResult(best, seconds, compile_s, kernel, {"threads": 1})
+
+
+#: The baselines by name, the default first (``--baseline NAME`` picks another).
+BASELINES = {name: partial(baseline, kernel=name) for name in DP_KERNELS}
