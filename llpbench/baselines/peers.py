@@ -17,7 +17,6 @@ extra that installs it (``pip install 'llpbench[peers]'``).
 from __future__ import annotations
 
 import importlib
-import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -72,11 +71,13 @@ def require_peer(name: str, problem: str) -> Peer:
     peer = PEERS.get(name)
     if peer is None or problem not in peer.problems:
         raise UnknownNameError(f"{problem} peer", name, peers_for(problem))
-    if importlib.util.find_spec(peer.package) is None:
+    try:
+        importlib.import_module(peer.package)
+    except ImportError as exc:  # absent, or installed and broken: either way not usable
         raise MissingPeerError(
-            f"baseline {name!r} needs the {peer.package} package: "
+            f"baseline {name!r} needs the {peer.package} package ({exc}): "
             f"pip install 'llpbench[{peer.extra}]'"
-        )
+        ) from None
     return peer
 
 
