@@ -28,7 +28,7 @@ import pandas as pd
 
 from llpbench.report.store import exclusion_note, per_reached, timed_rows
 
-CELL = ["problem", "graph", "kind", "config", "threads"]
+CELL = ["problem", "graph", "variant", "kind", "config", "threads"]
 TABLES_DIR = "tables"
 
 
@@ -141,17 +141,65 @@ def speedup_table(runs: pd.DataFrame, problems: Iterable[str] | None = ("sssp",)
     return _with_notes(df, [*notes, exclusion_note(mine)])
 
 
-def problems_table(runs: pd.DataFrame, exclude: Iterable[str] = ("sssp",)) -> pd.DataFrame:
-    """Per problem and instance: the best LLP configuration against that problem's baseline.
+PROBLEMS_COLUMNS = [
+    "problem", "instance", "variant", "threads", "best_llp", "llp_median_s", "baseline",
+    "baseline_threads", "baseline_median_s", "speedup", "items_per_index",
+    "advances_per_index", "stale_per_index",
+]  # fmt: skip
 
-    Table 2's comparison for the problems other than SSSP (which :func:`speedup_table`
-    covers): largest thread count, baseline at the same count where it ran there.
+
+def problems_table(runs: pd.DataFrame, exclude: Iterable[str] = ("sssp",)) -> pd.DataFrame:
+    """Per problem, instance (and variant) and thread count: the best LLP configuration
+    against the problem's fastest baseline, with the work that explains the LLP time.
+
+    The baseline is taken at the same thread count where it ran there (a sequential one at
+    its own; ``baseline_threads`` says which); ``speedup`` is baseline time / LLP time, above
+    1 means LLP wins. ``items_per_index``, ``advances_per_index`` and ``stale_per_index`` are
+    the best LLP cell's counters over the indices of its state vector (medians over the
+    cell's rows; for graph problems, over the reached vertices): how often each index was
+    popped, advanced, and popped for nothing.
     """
     skip = set(exclude)
-    rows, notes = _compare(runs, lambda p: p not in skip)
-    cols = [c for c in SPEEDUP_COLUMNS if c != "delta"]
-    df = pd.DataFrame(rows, columns=SPEEDUP_COLUMNS)[cols].rename(columns={"graph": "instance"})
-    notes = [n for n in notes if n and not n.startswith("Δ")]  # no Δ column here
+    cells = cell_stats(runs)
+    timed = timed_rows(runs)
+    rows, notes = [], []
+    keys = ["problem", "graph", "variant"]
+    for (problem, graph, variant), group in cells.groupby(keys, sort=False):
+        if problem in skip:
+            continue
+        llp, base = group[group["kind"] == "llp"], group[group["kind"] == "baseline"]
+        if llp.empty or base.empty:
+            missing = "LLP" if llp.empty else "baseline"
+            notes.append(f"{problem} on {graph}: no timed {missing} rows, left out")
+            continue
+        mine = timed[
+            (timed["problem"] == problem) & (timed["graph"] == graph)
+            & (timed["variant"] == variant) & (timed["kind"] == "llp")
+        ]
+        for threads in sorted(llp["threads"].unique()):
+            best = _fastest(llp[llp["threads"] == threads])
+            same = base[base["threads"] == threads]
+            b = _fastest(same if not same.empty else base)
+            work = mine[(mine["config"] == best["config"]) & (mine["threads"] == threads)]
+            rows.append(
+                {
+                    "problem": problem,
+                    "instance": graph,
+                    "variant": variant,
+                    "threads": int(threads),
+                    "best_llp": best["config"],
+                    "llp_median_s": float(best["median_s"]),
+                    "baseline": b["config"],
+                    "baseline_threads": int(b["threads"]),
+                    "baseline_median_s": float(b["median_s"]),
+                    "speedup": float(b["median_s"]) / float(best["median_s"]),
+                    **{
+                        f"{c}_per_index": float(per_reached(work, c).median())
+                        for c in ("items", "advances", "stale")
+                    },
+                }
+            )
+    df = pd.DataFrame(rows, columns=PROBLEMS_COLUMNS)
     return _with_notes(df, [*notes, exclusion_note(runs[~runs["problem"].isin(skip)])])
 
 
@@ -295,7 +343,9 @@ def _for_terminal(df: pd.DataFrame) -> pd.DataFrame:
         if name.endswith("_s") and pd.api.types.is_numeric_dtype(df[col]):
             out[col] = df[col] * 1e3
             name = name[:-2].replace("_median", "") + " ms"
-        names[col] = name.replace("_per_reached", "/v").replace("_", " ")
+        names[col] = (
+            name.replace("_per_reached", "/v").replace("_per_index", "/index").replace("_", " ")
+        )
     return out.rename(columns=names)
 
 

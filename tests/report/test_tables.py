@@ -110,6 +110,14 @@ def test_load_runs_names_every_missing_column(run_dir):
     assert "runs.csv" in str(info.value)
 
 
+def test_runs_stored_before_the_variant_column_read_it_as_empty(run_dir, runs):
+    raw = pd.read_csv(run_dir / "runs.csv").drop(columns=["variant"])
+    raw.to_csv(run_dir / "runs.csv", index=False)
+    old = load_runs(run_dir)
+    assert list(old.columns) == list(COLUMNS) and set(old["variant"]) == {""}
+    assert len(tables.problems_table(old)) == len(tables.problems_table(runs))
+
+
 def test_load_runs_names_file_line_and_column_of_a_bad_number(run_dir):
     raw = pd.read_csv(run_dir / "runs.csv", dtype=str, keep_default_na=False)
     raw.loc[4, "seconds"] = "fast"
@@ -189,13 +197,30 @@ def test_overhead_table_ratio_and_counters_per_reached_vertex(runs):
 
 def test_problems_table_uses_the_sequential_baseline_where_it_only_ran_on_one_thread(runs):
     table = tables.problems_table(runs)
-    assert list(table["problem"]) == ["stable-marriage"]
-    row = table.iloc[0]
-    top = max(SM_LLP)
-    assert row["instance"] == SM_INSTANCE and row["threads"] == top
-    assert row["baseline_threads"] == 1
-    assert row["speedup"] == pytest.approx(SM_BASELINE / SM_LLP[top])
-    assert not row.get("delta")
+    assert list(table["problem"]) == ["stable-marriage"] * len(SM_LLP)
+    assert list(table["threads"]) == sorted(SM_LLP)  # one row per LLP thread count
+    for _, row in table.iterrows():
+        assert row["instance"] == SM_INSTANCE and row["baseline_threads"] == 1
+        assert row["speedup"] == pytest.approx(SM_BASELINE / SM_LLP[row["threads"]])
+    assert "delta" not in table.columns
+
+
+def test_problems_table_keeps_variants_apart_and_divides_counters_by_indices(runs):
+    sm = runs[runs["problem"] == "stable-marriage"].copy()
+    sm["reached"] = 64.0
+    sm["items"] = 128.0
+    sm["advances"] = 96.0
+    sm["stale"] = 32.0
+    hard = sm.copy()
+    hard["variant"] = "identical"
+    hard["seconds"] = hard["seconds"] * 10
+    table = tables.problems_table(pd.concat([sm, hard], ignore_index=True))
+    assert list(table["variant"]) == [""] * len(SM_LLP) + ["identical"] * len(SM_LLP)
+    easy, slow = table.iloc[0], table.iloc[len(SM_LLP)]
+    assert slow["llp_median_s"] == pytest.approx(10 * easy["llp_median_s"])
+    assert slow["baseline_median_s"] == pytest.approx(10 * easy["baseline_median_s"])
+    assert easy["items_per_index"] == 2.0 and easy["advances_per_index"] == 1.5
+    assert easy["stale_per_index"] == 0.5
 
 
 def test_write_table_round_trips_csv_and_writes_markdown(runs, run_dir):
