@@ -23,10 +23,12 @@ Two statements of the same predicate
     decrement that reaches zero reports that block. Each block is computed once, and the
     wavefront (block b of row i can run once blocks <= b of row i - 1 are done) gives up to
     ``nblocks`` blocks to run at once. The counts are auxiliary words after the table,
-    set by ``init_state``; while a block releases exactly one other, the same call goes on
-    with it. The seed is row 1, which reads only the fixed row 0.
+    set by ``init_state``. Every released block is pushed (going on with it in the same
+    call, as job scheduling does with chains, let one thread snake through the whole
+    wavefront and left the others idle). The seed is row 1, which reads only the fixed
+    row 0.
 
-Cost (counters per index = per block): ``items`` 1 or less, ``advances`` 1 (blocks written),
+Cost (counters per index = per block): ``items`` 1, ``advances`` 1 (blocks written),
 ``stale`` 0; what the released form adds to the 1-D DP's n * (C + 1) cell updates is a push,
 a pop and at most three atomic decrements per block, and writing the whole table
 ((n + 1)(C + 1) int64: 12.8 MB at 400 items) where the 1-D DP keeps one row in cache. The
@@ -172,23 +174,20 @@ def _write_block(state, above, row, lo, hi, w, v):
 
 @njit(nogil=True, cache=True)
 def work(inst, state, j, out, ctr):
-    """Block j's blocks above have settled: write it, release the blocks below it settles."""
+    """Block j's blocks above have settled: write it, report the blocks below it settles."""
     width = inst[2]
     counts = (inst[0].shape[0] + 1) * width
-    k = 1
-    out[0] = j
-    while k == 1:
-        i, b, lo, hi, w, v = _locate(inst, out[0])
-        _write_block(state, (i - 1) * width, i * width, lo, hi, w, v)
-        ctr[ADVANCES] += 1
-        # the table's stores above are published by the decrements' full fences
-        reads = _report_below(inst, i, b, out)
-        k = 0
-        for r in range(reads):
-            below = out[r]
-            if atomic_fetch_add(state, counts + below, -1) == 1:
-                out[k] = below
-                k += 1
+    i, b, lo, hi, w, v = _locate(inst, j)
+    _write_block(state, (i - 1) * width, i * width, lo, hi, w, v)
+    ctr[ADVANCES] += 1
+    # the table's stores above are published by the decrements' full fences
+    reads = _report_below(inst, i, b, out)
+    k = 0
+    for r in range(reads):
+        below = out[r]
+        if atomic_fetch_add(state, counts + below, -1) == 1:
+            out[k] = below
+            k += 1
     return k
 
 
