@@ -163,29 +163,43 @@ def stale(inst, state, j, key):
 
 
 @njit(nogil=True, cache=True)
-def topological_order(indptr, indices):
-    """Kahn's order of the vertices; shorter than n if the graph has a cycle."""
+def _kahn(indptr, indices, pending, duration, start):
+    """Kahn's algorithm: the order in which jobs leave the queue (shorter than n if the graph
+    has a cycle), counting ``pending`` down. With ``duration`` (n entries; empty: order only)
+    each job's finish is pushed into ``start`` of its successors as it leaves the queue, so
+    ``start`` ends as the earliest starts: the longest-path pass fused into the same sweep."""
     n = indptr.shape[0] - 1
-    indeg = np.zeros(n, dtype=np.int64)
-    for e in range(indices.shape[0]):
-        indeg[indices[e]] += 1
+    relax = duration.shape[0] == n
     order = np.empty(n, dtype=np.int64)
     tail = 0
     for v in range(n):
-        if indeg[v] == 0:
+        if pending[v] == 0:
             order[tail] = v
             tail += 1
     head = 0
     while head < tail:
         u = order[head]
         head += 1
+        finish = start[u] + duration[u] if relax else 0
         for e in range(indptr[u], indptr[u + 1]):
             v = indices[e]
-            indeg[v] -= 1
-            if indeg[v] == 0:
+            if relax and finish > start[v]:
+                start[v] = finish
+            pending[v] -= 1
+            if pending[v] == 0:
                 order[tail] = v
                 tail += 1
     return order[:tail]
+
+
+@njit(nogil=True, cache=True)
+def topological_order(indptr, indices):
+    """Kahn's order of the vertices; shorter than n if the graph has a cycle."""
+    indeg = np.zeros(indptr.shape[0] - 1, dtype=np.int64)
+    for e in range(indices.shape[0]):
+        indeg[indices[e]] += 1
+    none = np.empty(0, dtype=np.int64)
+    return _kahn(indptr, indices, indeg, none, none)
 
 
 def durations(n: int, seed: int) -> np.ndarray:
@@ -297,28 +311,8 @@ def reference(inst: Instance) -> np.ndarray:
 def longest_path_starts(indptr, indices, duration, in_degrees):
     """Earliest starts by Kahn's algorithm, each job's finish pushed to its successors as it
     leaves the queue (one pass over the arcs; ``in_degrees`` is copied, not changed)."""
-    n = indptr.shape[0] - 1
-    pending = in_degrees.copy()
-    start = np.zeros(n, dtype=np.int64)
-    queue = np.empty(n, dtype=np.int64)
-    tail = 0
-    for v in range(n):
-        if pending[v] == 0:
-            queue[tail] = v
-            tail += 1
-    head = 0
-    while head < tail:
-        u = queue[head]
-        head += 1
-        finish = start[u] + duration[u]
-        for e in range(indptr[u], indptr[u + 1]):
-            v = indices[e]
-            if finish > start[v]:
-                start[v] = finish
-            pending[v] -= 1
-            if pending[v] == 0:
-                queue[tail] = v
-                tail += 1
+    start = np.zeros(indptr.shape[0] - 1, dtype=np.int64)
+    _kahn(indptr, indices, in_degrees.copy(), duration, start)
     return start
 
 

@@ -74,6 +74,17 @@ def _delta_used(runs: pd.DataFrame, problem: str, graph: str, config: str, threa
     return float(deltas.median()), note
 
 
+def _sides(group: pd.DataFrame, problem: str, graph: str, notes: list[str]):
+    """(LLP cells, baseline cells) of one instance, or None (and a note) if one side is
+    missing."""
+    llp, base = group[group["kind"] == "llp"], group[group["kind"] == "baseline"]
+    if llp.empty or base.empty:
+        missing = "LLP" if llp.empty else "baseline"
+        notes.append(f"{problem} on {graph}: no timed {missing} rows, left out")
+        return None
+    return llp, base
+
+
 def _compare(runs: pd.DataFrame, keep) -> tuple[list[dict[str, Any]], list[str]]:
     """Best LLP cell at each instance's largest thread count against its fastest baseline.
 
@@ -83,13 +94,9 @@ def _compare(runs: pd.DataFrame, keep) -> tuple[list[dict[str, Any]], list[str]]
     cells = cell_stats(runs)
     rows, notes = [], []
     for (problem, graph), group in cells.groupby(["problem", "graph"], sort=False):
-        if not keep(problem):
+        if not keep(problem) or (sides := _sides(group, problem, graph, notes)) is None:
             continue
-        llp, base = group[group["kind"] == "llp"], group[group["kind"] == "baseline"]
-        if llp.empty or base.empty:
-            missing = "LLP" if llp.empty else "baseline"
-            notes.append(f"{problem} on {graph}: no timed {missing} rows, left out")
-            continue
+        llp, base = sides
         threads = int(llp["threads"].max())
         best = _fastest(llp[llp["threads"] == threads])
         same = base[base["threads"] == threads]
@@ -165,13 +172,9 @@ def problems_table(runs: pd.DataFrame, exclude: Iterable[str] = ("sssp",)) -> pd
     rows, notes = [], []
     keys = ["problem", "graph", "variant"]
     for (problem, graph, variant), group in cells.groupby(keys, sort=False):
-        if problem in skip:
+        if problem in skip or (sides := _sides(group, problem, graph, notes)) is None:
             continue
-        llp, base = group[group["kind"] == "llp"], group[group["kind"] == "baseline"]
-        if llp.empty or base.empty:
-            missing = "LLP" if llp.empty else "baseline"
-            notes.append(f"{problem} on {graph}: no timed {missing} rows, left out")
-            continue
+        llp, base = sides
         mine = timed[
             (timed["problem"] == problem) & (timed["graph"] == graph)
             & (timed["variant"] == variant) & (timed["kind"] == "llp")
