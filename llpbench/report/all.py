@@ -24,6 +24,7 @@ TITLES = {
     "speedup": "Table 2: fastest LLP configuration vs tuned Δ-stepping (largest thread count)",
     "overhead": "Single-thread overhead: each LLP configuration vs the baseline at 1 thread",
     "problems": "Other problems: best LLP configuration vs each problem's baseline",
+    "baselines": "Every baseline (own, named alternatives, external peers) vs the best LLP",
 }
 #: What an empty table means, for the one-line message that replaces it.
 EMPTY = {
@@ -31,6 +32,7 @@ EMPTY = {
     "speedup": "no SSSP graph with both LLP and baseline rows",
     "overhead": "no instance with both LLP and baseline rows at 1 thread",
     "problems": "no non-SSSP problem with both LLP and baseline rows",
+    "baselines": "no instance with both LLP and baseline rows",
 }
 
 
@@ -61,6 +63,8 @@ def build_table(
         return tables.overhead_table(runs)
     if name == "problems":
         return tables.problems_table(runs)
+    if name == "baselines":
+        return tables.baselines_table(runs)
     raise LlpbenchError(f"unknown table {name!r}; known: {', '.join(TITLES)}")
 
 

@@ -206,6 +206,46 @@ def problems_table(runs: pd.DataFrame, exclude: Iterable[str] = ("sssp",)) -> pd
     return _with_notes(df, [*notes, exclusion_note(runs[~runs["problem"].isin(skip)])])
 
 
+BASELINES_COLUMNS = [
+    "problem", "instance", "variant", "threads", "baseline", "baseline_median_s", "best_llp",
+    "llp_median_s", "speedup",
+]  # fmt: skip
+
+
+def baselines_table(runs: pd.DataFrame) -> pd.DataFrame:
+    """Every baseline of a run (each problem's own, its named alternatives, external peers)
+    against the best LLP configuration on the same instance at the same thread count.
+
+    One row per instance, thread count and baseline, fastest baseline first; ``speedup`` is
+    baseline time / best LLP time (above 1: LLP wins). A baseline run at a thread count with
+    no LLP rows is left out.
+    """
+    cells = cell_stats(runs)
+    rows, notes = [], []
+    keys = ["problem", "graph", "variant", "threads"]
+    for (problem, graph, variant, threads), group in cells.groupby(keys, sort=False):
+        if (sides := _sides(group, problem, graph, notes)) is None:
+            continue
+        llp, base = sides
+        best = _fastest(llp)
+        for _, b in base.sort_values("median_s").iterrows():
+            rows.append(
+                {
+                    "problem": problem,
+                    "instance": graph,
+                    "variant": variant,
+                    "threads": int(threads),
+                    "baseline": b["config"],
+                    "baseline_median_s": float(b["median_s"]),
+                    "best_llp": best["config"],
+                    "llp_median_s": float(best["median_s"]),
+                    "speedup": float(b["median_s"]) / float(best["median_s"]),
+                }
+            )
+    df = pd.DataFrame(rows, columns=BASELINES_COLUMNS)
+    return _with_notes(df, [*dict.fromkeys(notes), exclusion_note(runs)])
+
+
 OVERHEAD_COLUMNS = [
     "problem", "graph", "config", "llp_median_s", "baseline", "baseline_median_s", "ratio",
     "items_per_reached", "advances_per_reached", "stale_per_reached",

@@ -223,6 +223,20 @@ def test_problems_table_keeps_variants_apart_and_divides_counters_by_indices(run
     assert easy["stale_per_index"] == 0.5
 
 
+def test_baselines_table_lists_every_baseline_against_the_best_llp_at_its_thread_count(runs):
+    sm = runs[runs["problem"] == "stable-marriage"]
+    slow = sm[sm["kind"] == "baseline"].copy()
+    slow["config"] = "networkit-like"
+    slow["seconds"] = slow["seconds"] * 3
+    table = tables.baselines_table(pd.concat([sm, slow], ignore_index=True))
+    assert list(table["baseline"]) == ["gale-shapley", "networkit-like"]  # fastest first
+    assert set(table["threads"]) == {1}  # the baselines ran at one thread only
+    for _, row in table.iterrows():
+        assert row["llp_median_s"] == pytest.approx(SM_LLP[1])
+        assert row["speedup"] == pytest.approx(row["baseline_median_s"] / SM_LLP[1])
+    assert table.iloc[1]["baseline_median_s"] == pytest.approx(3 * SM_BASELINE)
+
+
 def test_write_table_round_trips_csv_and_writes_markdown(runs, run_dir):
     table = tables.speedup_table(runs)
     csv, md = tables.write_table(table, run_dir, "speedup", "Table 2")
