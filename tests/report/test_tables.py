@@ -205,6 +205,20 @@ def test_problems_table_uses_the_sequential_baseline_where_it_only_ran_on_one_th
     assert "delta" not in table.columns
 
 
+def test_problems_table_takes_the_sequential_baseline_where_the_parallel_one_is_slower(runs):
+    sm = runs[runs["problem"] == "stable-marriage"]
+    par = sm[sm["kind"] == "baseline"].copy()
+    par["threads"], par["config"] = 2, "parallel-gale-shapley"
+    table = tables.problems_table(pd.concat([sm, par.assign(seconds=par["seconds"] * 5)]))
+    two = table[table["threads"] == 2].iloc[0]
+    assert two["baseline"] == "gale-shapley" and two["baseline_threads"] == 1
+    table = tables.problems_table(pd.concat([sm, par.assign(seconds=par["seconds"] / 5)]))
+    two = table[table["threads"] == 2].iloc[0]
+    assert two["baseline"] == "parallel-gale-shapley" and two["baseline_threads"] == 2
+    one = table[table["threads"] == 1].iloc[0]
+    assert one["baseline_threads"] == 1  # never a baseline with more threads than the LLP row
+
+
 def test_problems_table_keeps_variants_apart_and_divides_counters_by_indices(runs):
     sm = runs[runs["problem"] == "stable-marriage"].copy()
     sm["reached"] = 64.0
