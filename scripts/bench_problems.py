@@ -154,6 +154,7 @@ def main() -> None:
             rows += bench_case(case, threads, args.reps, args.quick)
     df = pd.DataFrame(rows)
     print_table(df)
+    print(f"machine after: {parallel_capacity():.2f}x (the 2-thread rows mean little below ~1.7)")
     one = df[df["threads"] == 1]
     for _, row in one.iterrows():
         print(f"  1 thread, {row['problem']} {row['instance']}: LLP takes "
