@@ -26,8 +26,9 @@ from typing import Any
 
 import numpy as np
 
+from llpbench.baselines.selection import baselines_of, default_baseline, takes_delta
 from llpbench.bench.plan import CellId, instance_slots, runnable
-from llpbench.bench.spec import BASELINE, Config, Study, Sweep
+from llpbench.bench.spec import Config, Study, Sweep, variant_of
 from llpbench.bench.store import RunStore
 from llpbench.errors import SpecError
 from llpbench.graphs.graph import Graph
@@ -61,17 +62,24 @@ class Cell:
             "source": self.source,
             "size": self.size,
             "seed": self.seed,
+            "variant": self.variant,
             "rep": rep,
         }
 
     @property
+    def variant(self) -> str:
+        return variant_of(self.study)
+
+    @property
     def solver_name(self) -> str:
-        return BASELINE if self.config.kind == "baseline" else self.config.solver
+        """The LLP solver, or ``baseline`` / ``baseline/NAME`` for a baseline."""
+        return self.config.label if self.config.kind == "baseline" else self.config.solver
 
     @property
     def label(self) -> str:
         where = self.input_name if self.source < 0 else f"{self.input_name}@{self.source}"
-        return f"{self.study.problem} {where} {self.config.label} x{self.threads}"
+        variant = f" ({self.variant})" if self.study.variant else ""
+        return f"{self.study.problem} {where}{variant} {self.config.label} x{self.threads}"
 
 
 def pick_sources(graph: Graph, count: int, seed: int) -> list[int]:
@@ -196,14 +204,14 @@ class Runner:
         return list(plan(self.sweep, self.graph, self.only))
 
     def _instance(self, cell: Cell, module: ModuleType):
-        key = (cell.study.problem, cell.input_name, cell.source, cell.size, cell.seed)
+        key = (cell.study.problem, cell.input_name, cell.source, cell.size, cell.seed, cell.variant)
         if key not in self._instances:
             self._instances.clear()  # one instance alive at a time: instances can be large
             self._references.clear()
             graph = self.graph(cell.input_name) if cell.size < 0 else None
             self._instances[key] = build_instance(
                 module, graph=graph, size=cell.size if cell.size >= 0 else None,
-                seed=cell.seed, source=max(cell.source, 0),
+                seed=cell.seed, source=max(cell.source, 0), variant=cell.study.variant,
             )
         inst = self._instances[key]
         if self.sweep.verify and key not in self._references:
@@ -218,12 +226,13 @@ class Runner:
 
     def _solve_unpinned(self, cell: Cell, module: ModuleType, inst) -> Outcome:
         if cell.config.kind == "baseline":
+            name = cell.config.baseline or default_baseline(module)
             params = {}
-            if module.INPUT == "graph" and cell.study.problem == "sssp":
+            if cell.study.problem == "sssp" and takes_delta(name):
                 params["delta"] = self.delta_for(
                     inst.meta["graph"], cell.source, cell.study.delta
                 )
-            res = module.baseline(inst, cell.threads, **params)
+            res = baselines_of(module)[name](inst, cell.threads, **params)
             counters = {name: int(res.counters.get(name, 0)) for name in COUNTER_NAMES}
             return Outcome(
                 res.answer, res.seconds, res.compile_seconds, counters, res.name,
@@ -291,6 +300,7 @@ class Runner:
             reached=reached,
             timestamp=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             reading=reading_label(graph) if graph is not None else "generated",
+            variant=cell.variant,
             **out.counters,
         )
         return row

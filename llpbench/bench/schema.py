@@ -20,6 +20,7 @@ CELL_KEY = (
     "source",
     "size",
     "seed",
+    "variant",
 )
 
 COLUMNS = (
@@ -29,7 +30,8 @@ COLUMNS = (
     "m",  # arcs (0 for non-graph problems)
     "problem",  # sssp, bfs, stable-marriage, ...
     "kind",  # "llp" or "baseline"
-    "solver",  # LLP solver (cyclic, bag, all-indices, worklist), or "baseline"
+    "solver",  # LLP solver (cyclic, bag, all-indices, worklist), or "baseline" (the problem's
+    # default) or "baseline/NAME" (one chosen with --baseline NAME: networkit, graphblas, ...)
     "worklist",  # swb, ptwb, ptcf, bucketed, or "" when none
     "config",  # label for tables and legends: "worklist/ptwb", or the baseline's name
     # ("delta-stepping", "gale-shapley", ...)
@@ -47,4 +49,6 @@ COLUMNS = (
     "timestamp",  # ISO-8601 UTC time the row was written
     "reading",  # how the graph file was read (format, directed, index base, weights, self-loops,
     # merged parallel arcs), "generated" for generated graphs and problems
+    "variant",  # the instance family of generated problems that have several (identical,
+    # layered, signed, ...), "" for the others
 )

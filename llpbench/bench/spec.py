@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from llpbench.errors import SpecError, UnknownNameError
+from llpbench.errors import LlpbenchError, SpecError, UnknownNameError
 from llpbench.llp.runtime import MAX_THREADS, SINGLE_THREADED, SOLVERS, USES_WORKLIST
 from llpbench.llp.worklists import WORKLISTS
 
@@ -77,10 +77,13 @@ def _check_range(spec, lo: int, hi: int) -> None:
 
 @dataclass(frozen=True)
 class Config:
-    """One solver configuration: an LLP solver (with its worklist) or the problem's baseline."""
+    """One solver configuration: an LLP solver (with its worklist), or a baseline: the
+    problem's default (``baseline``) or one by name (``baseline/NAME``: another of the
+    problem's own, or a peer such as ``networkit``)."""
 
     solver: str
     worklist: str | None = None
+    baseline: str | None = None
 
     @property
     def kind(self) -> str:
@@ -88,6 +91,8 @@ class Config:
 
     @property
     def label(self) -> str:
+        if self.baseline:
+            return f"{BASELINE}/{self.baseline}"
         return f"{self.solver}/{self.worklist}" if self.worklist else self.solver
 
     def runs_at(self, threads: int) -> bool:
@@ -95,10 +100,11 @@ class Config:
 
 
 def parse_config(label: str) -> Config:
-    """``worklist/ptwb``, ``bag/swb``, ``all-indices``, ``cyclic`` or ``baseline``."""
+    """``worklist/ptwb``, ``bag/swb``, ``all-indices``, ``cyclic``, ``baseline`` or
+    ``baseline/NAME`` (checked against a problem's baselines by :func:`make_study`)."""
     solver, _, worklist = label.partition("/")
     if solver == BASELINE:
-        return Config(BASELINE)
+        return Config(BASELINE, baseline=worklist or None)
     if solver not in SOLVERS:
         raise UnknownNameError("solver", solver, sorted([*SOLVERS, BASELINE]))
     if solver in USES_WORKLIST:
@@ -112,13 +118,21 @@ def parse_config(label: str) -> Config:
 
 
 def configs_from_flags(
-    solvers: list[str] | None, worklists: list[str] | None, baseline: bool
+    solvers: list[str] | None,
+    worklists: list[str] | None,
+    baseline: bool = True,
+    baselines: list[str] | None = None,
 ) -> list[Config]:
     """The configurations named by ``--solver``/``--worklist`` (each solver that uses a
-    worklist runs on each named worklist), plus the baseline unless ``--no-baseline``."""
+    worklist runs on each named worklist), plus the baselines named by ``--baseline NAME``
+    (or the default one), unless ``baseline`` is False (``--no-baseline``)."""
+    named = [Config(BASELINE, baseline=b) for b in dict.fromkeys(baselines or [])]
     if not solvers and not worklists:
-        labels = [c for c in DEFAULT_CONFIGS if baseline or c != BASELINE]
-        return [parse_config(c) for c in labels]
+        labels = [c for c in DEFAULT_CONFIGS if c != BASELINE]
+        out = [parse_config(c) for c in labels]
+        if baseline:
+            out += named or [Config(BASELINE)]
+        return out
     out: list[Config] = []
     for solver in solvers or ["worklist"]:
         if solver == BASELINE:
@@ -128,7 +142,7 @@ def configs_from_flags(
         else:
             out.append(parse_config(solver))
     if baseline or BASELINE in (solvers or []):
-        out.append(Config(BASELINE))
+        out += named or [Config(BASELINE)]
     return list(dict.fromkeys(out))
 
 
@@ -150,6 +164,9 @@ class Study:
     directed: bool | None = None
     index_base: str = "auto"
     weights: str | None = None
+    # The instance family of generated problems that have several (``module.VARIANTS``:
+    # stable-marriage ``identical``, job-scheduling ``layered``, ...); None: the default.
+    variant: str | None = None
 
     def read_options(self):
         """The :class:`~llpbench.graphs.registry.ReadOptions` of this study's graph files."""
@@ -173,7 +190,7 @@ class Sweep:
 
 _STUDY_KEYS = {
     "problem", "graphs", "sizes", "configs", "threads", "sources", "reps", "seed", "delta",
-    "directed", "index_base", "weights",
+    "directed", "index_base", "weights", "variant",
 }
 
 
@@ -220,6 +237,7 @@ def make_study(
     directed: bool | None = None,
     index_base: str | int = "auto",
     weights: str | None = None,
+    variant: str | None = None,
     where: str = "",
 ) -> Study:
     """A validated :class:`Study` from plain values (CLI flags or a TOML table)."""
@@ -246,6 +264,17 @@ def make_study(
         if weights != "file":
             parse_weight_rule(weights)
     parsed = [c if isinstance(c, Config) else parse_config(c) for c in configs or DEFAULT_CONFIGS]
+    try:
+        check_variant(module, variant)
+        for config in parsed:
+            if config.baseline:
+                from llpbench.baselines.selection import check_baseline
+
+                check_baseline(module, config.baseline)
+    except LlpbenchError as exc:
+        if not prefix:
+            raise
+        raise SpecError(f"{prefix}{exc}") from None
     return Study(
         problem=problem,
         graphs=tuple(str(g) for g in graphs),
@@ -259,7 +288,83 @@ def make_study(
         directed=directed,
         index_base=str(index_base),
         weights=weights,
+        variant=variant,
     )
+
+
+def check_variant(module, variant: str | None) -> None:
+    """Refuse a variant the problem does not have (or any, for a problem with none)."""
+    if variant is None:
+        return
+    known = list(getattr(module, "VARIANTS", ()))
+    if not known:
+        raise SpecError(f"problem {module.NAME!r} has no variants (got {variant!r})")
+    if variant not in known:
+        raise UnknownNameError(f"{module.NAME} variant", variant, known)
+
+
+def variant_of(study: Study) -> str:
+    """The variant a study's instances are drawn from: its own, the problem's default (the
+    first of ``VARIANTS``), or "" for a problem without variants."""
+    from llpbench.problems import problem_module
+
+    return study.variant or next(iter(getattr(problem_module(study.problem), "VARIANTS", ())), "")
+
+
+def with_variant(sweep: Sweep, variant: str | None) -> Sweep:
+    """``--variant`` on a config: set it on every study whose problem has that variant.
+
+    Raises
+    ------
+    SpecError
+        If no study's problem has it.
+    """
+    if variant is None:
+        return sweep
+    from llpbench.problems import problem_module
+
+    def has(study: Study) -> bool:
+        return variant in getattr(problem_module(study.problem), "VARIANTS", ())
+
+    if not any(has(s) for s in sweep.studies):
+        problems = sorted({s.problem for s in sweep.studies})
+        raise SpecError(f"variant {variant!r}: none of this sweep's problems {problems} has it")
+    studies = tuple(replace(s, variant=variant) if has(s) else s for s in sweep.studies)
+    return replace(sweep, studies=studies)
+
+
+def with_baselines(sweep: Sweep, names: list[str] | None, keep: bool = True) -> Sweep:
+    """``--baseline NAME`` / ``--no-baseline`` on a config: every study whose problem has the
+    named baselines times them instead of its baseline configs; ``keep=False`` drops every
+    baseline config.
+
+    Raises
+    ------
+    SpecError
+        If no study's problem has one of the names.
+    """
+    from llpbench.baselines.selection import baselines_of, check_baseline
+    from llpbench.problems import problem_module
+
+    if keep and not names:
+        return sweep
+    studies = []
+    for study in sweep.studies:
+        configs = [c for c in study.configs if c.kind != "baseline"]
+        module = problem_module(study.problem)
+        mine = [n for n in names or [] if n in baselines_of(module)]
+        for name in mine:
+            check_baseline(module, name)
+        if keep:
+            configs += [Config(BASELINE, baseline=n) for n in mine] if mine else [
+                c for c in study.configs if c.kind == "baseline"
+            ]
+        studies.append(replace(study, configs=tuple(configs)))
+    for name in names or []:
+        if not any(name in baselines_of(problem_module(s.problem)) for s in sweep.studies):
+            problems = sorted({s.problem for s in sweep.studies})
+            raise SpecError(f"baseline {name!r}: none of this sweep's problems {problems} has it")
+    return replace(sweep, studies=tuple(studies))
 
 
 def with_overrides(sweep: Sweep, **changes: Any) -> Sweep:

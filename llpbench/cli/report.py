@@ -138,6 +138,12 @@ def instability_command(results: Path | None = RESULTS) -> None:
     _table("instability", results)
 
 
+@table_app.command("baselines")
+def baselines_command(results: Path | None = RESULTS) -> None:
+    """Every baseline (own, alternatives, peers) vs the best LLP configuration."""
+    _table("baselines", results)
+
+
 def _print_paths(paths: list[Path]) -> None:
     console = _console()
     for path in paths:

@@ -51,7 +51,15 @@ def run_command(
     worklist: list[str] = typer.Option(
         None, "--worklist", help="Worklists: ptwb,swb or repeat the flag."
     ),
-    baseline: bool = typer.Option(True, "--baseline/--no-baseline", help="Time the baseline."),
+    baseline: list[str] = typer.Option(
+        None, "--baseline", help="Baselines by name (a,b or repeat): another of the problem's "
+        "own, or a peer (networkit, graphblas) [the problem's default]."
+    ),
+    no_baseline: bool = typer.Option(False, "--no-baseline", help="Time no baseline."),
+    variant: str = typer.Option(
+        None, "--variant", help="Instance family (stable-marriage identical, job-scheduling "
+        "layered, reduction signed) [the problem's first]."
+    ),
     threads: list[str] = typer.Option(
         None, "--threads", "-t", help="1..32 (doubling), 1-4, 1,2,3 or repeat [1]."
     ),
@@ -84,7 +92,9 @@ def run_command(
         configs_from_flags,
         load_sweep,
         make_study,
+        with_baselines,
         with_overrides,
+        with_variant,
     )
 
     thread_counts = tuple(_threads(threads)) if threads else None  # bad spec: fail first
@@ -107,6 +117,7 @@ def run_command(
             delta=delta,
             **read_fields,
         )
+        sweep = with_variant(with_baselines(sweep, baseline, keep=not no_baseline), variant)
         if not verify:
             sweep = Sweep(sweep.studies, verify=False, name=sweep.name)
     else:
@@ -116,7 +127,7 @@ def run_command(
             problem=problem,
             graphs=graph,
             sizes=sizes,
-            configs=configs_from_flags(solver, worklist, baseline),
+            configs=configs_from_flags(solver, worklist, not no_baseline, split_list(baseline)),
             threads=list(thread_counts or (1,)),
             sources=sources or 1,
             reps=reps or 3,
@@ -125,6 +136,7 @@ def run_command(
             directed=reading.directed,
             index_base=reading.index_base,
             weights=reading.weights,
+            variant=variant,
         )
         sweep = Sweep((study,), verify=verify)
     if shard or executor or shards is not None or only_shards:

@@ -168,3 +168,7 @@ def baseline(inst: Instance, threads: int = 1, delta: float | None = None) -> Ba
     result = delta_stepping(unit, inst.meta["source"], threads=threads, delta=1)
     result.name = "level-synchronous-bfs"
     return result
+
+
+#: The baselines by name, the default first (the peers that solve BFS follow them).
+BASELINES = {"level-synchronous-bfs": baseline}

@@ -6,31 +6,46 @@ Formulation
     Jobs are the vertices of a DAG, an arc (i, j) meaning i must finish before j starts; job
     i takes ``duration[i]`` >= 1. State: start times ``s``, starting at 0 and advancing up.
     j is forbidden when some prerequisite i has ``s(i) + duration(i) > s(j)``; advancing j
-    raises ``s(j)`` to the max of those terms with an atomic max and reports j's successors.
-    The least state with nothing forbidden is the earliest schedule: s(j) is the longest
-    duration-weighted path into j. Priority: the start time.
+    raises ``s(j)`` to the max of those terms and reports j's successors. The least state
+    with nothing forbidden is the earliest schedule: s(j) is the longest duration-weighted
+    path into j. Priority: the start time.
 
-Two statements of the same predicate (as for SSSP)
-    *Direct* (``forbidden``/``advance``): scan j's prerequisites. *Incremental* (``work``):
-    when i advanced, only the terms ``s(i) + duration(i) > s(j)`` of its successors j can
-    have become true, so the item "i advanced" raises those with an atomic max and reports
-    the ones it raised. The worklist seed is the jobs with successors and no
-    prerequisite: every other job has one, so it is raised (durations are >= 1) and its
-    item pushed at least once.
+State word
+    Each job's word packs its start and, below it, its count of *unsettled* prerequisites
+    (``s << COUNT_BITS | count``), the count starting at the in-degree (auxiliary data in
+    the state, as stable marriage keeps its proposals there). Raising ``s`` and lowering the
+    count is then one CAS on one word.
 
-Cost: a job is advanced once per longer path that reaches it before its longest one, which
-no state-based priority prevents (only a topological order would: the baseline's). On
-``sparse`` DAGs that is about 5.6 advances per job (1e6 jobs); on ``layered`` ones, where
-about 2% of every layer has no prerequisite and starts a low wave that all later layers see
-first, about 190 per job (1e5 jobs, 316 layers): the adversarial case.
+Two statements of the same predicate
+    *Direct* (``forbidden``/``advance``, the scanning solvers): scan j's prerequisites and
+    raise ``s(j)`` (the count is left alone).
+    *Released* (``work``, the worklist solvers): an item is a job whose prerequisites have
+    all settled, so its start is final. ``work`` pushes its finish to each successor v with
+    one CAS that raises ``s(v)`` and decrements v's count; the CAS that takes a count to zero
+    has made v's start final and reports v. Every job is pushed at most once and every arc
+    costs one CAS: Kahn's algorithm with the longest-path relaxation, run by the runtime's
+    threads in whatever order the worklist picks (PTWB: by start time, a list schedule).
+    While a job releases exactly one successor, the same call goes on with it (a chain needs
+    no push and pop). The seed is the jobs with successors and no prerequisite.
+
+Cost (counters per job): the released form pops at most one item per job (fewer where
+chains run inline), advances ``s`` at most once per arc and retries only on CAS races; the
+baseline does the same relaxations with plain loads and stores, so what remains is one
+locked CAS per arc and the worklist's push and pop per released job. The scanning solvers,
+and the state-driven form this replaced (raise successors with an atomic max on every
+change), advance a job once per longer path that reaches it before its longest one: about
+5.6 times per job on ``sparse`` DAGs (1e6 jobs) and about 190 on ``layered`` ones (1e5
+jobs), where about 2% of every layer has no prerequisite and starts a low wave that all
+later layers see first.
 
 Instances (``VARIANTS``, the first is the default): ``generate(size, seed)`` draws a DAG with
 :func:`llpbench.graphs.generators.random_dag`, mean out-degree ``AVG_DEGREE`` (``sparse``:
 arcs along a random order, like the registry's DAG family; ``layered``: ``round(sqrt(n))``
 layers, arcs between consecutive layers). ``make`` also takes any acyclic Graph (e.g. the
 registry's DAG family), whose arc weights are ignored. Durations: seeded uniform integers
-1..100. Reference: level-synchronous Kahn in numpy. Baseline: Kahn's topological order then
-one longest-path pass over it (numba, one thread).
+1..100. Reference: level-synchronous Kahn in numpy. Baseline: Kahn's algorithm with the
+longest-path relaxation fused into its queue pass (numba, one thread), from the same
+in-degrees the LLP state starts with.
 """
 
 from __future__ import annotations
@@ -44,7 +59,7 @@ from llpbench.baselines import BaselineResult
 from llpbench.errors import SpecError
 from llpbench.graphs.generators import random_dag
 from llpbench.graphs.graph import Graph
-from llpbench.llp.atomics import atomic_load, atomic_max
+from llpbench.llp.atomics import atomic_cas, atomic_load
 from llpbench.llp.contract import Instance
 from llpbench.llp.counters import ADVANCES, RETRIES
 
@@ -53,11 +68,15 @@ INPUT = "size"
 VARIANTS = ("sparse", "layered")
 AVG_DEGREE = 4.0
 MAX_DURATION = 100
+COUNT_BITS = 24  # low bits of a state word: unsettled prerequisites (in-degree < 2**24)
+COUNT_MASK = (1 << COUNT_BITS) - 1
+MAX_TOTAL_DURATION = (1 << (63 - COUNT_BITS)) - 1  # every start fits above the count
 
 # --- kernels -------------------------------------------------------------------------------
-# inst = (indptr, indices, rev_indptr, rev_sources, durations). Arrays are used on paths every
-# call takes, never last in a branch: numba cannot prune the atomic incref/decref pair of an
-# array whose last use is conditional, and it would cost more than the work (see knapsack.py).
+# inst = (indptr, indices, rev_indptr, rev_sources, durations); state[j] = s(j) << COUNT_BITS
+# | unsettled prerequisites of j. Arrays are used on paths every call takes, never last in a
+# branch: numba cannot prune the atomic incref/decref pair of an array whose last use is
+# conditional, and it would cost more than the work (see knapsack.py).
 
 
 @njit(nogil=True, cache=True)
@@ -66,26 +85,42 @@ def num_indices(inst, state):
 
 
 @njit(nogil=True, cache=True, inline="always")
+def _start(state, j):
+    return atomic_load(state, j) >> COUNT_BITS
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _raise(state, j, start, settle, ctr):
+    """One CAS: raise s(j) to ``start`` (if below) and take ``settle`` (0 or 1) off j's count.
+    Returns the count before."""
+    while True:
+        old = atomic_load(state, j)
+        new = max(old & ~COUNT_MASK, start << COUNT_BITS) | ((old & COUNT_MASK) - settle)
+        if new == old or atomic_cas(state, j, old, new):
+            ctr[ADVANCES] += (new >> COUNT_BITS) > (old >> COUNT_BITS)
+            return old & COUNT_MASK
+        ctr[RETRIES] += 1
+
+
+@njit(nogil=True, cache=True, inline="always")
 def _earliest(rev_indptr, rev_sources, duration, state, j):
     """max(s(j), max over prerequisites i of s(i) + duration(i))."""
-    best = atomic_load(state, j)
+    best = _start(state, j)
     for e in range(rev_indptr[j], rev_indptr[j + 1]):
         i = rev_sources[e]
-        best = max(best, atomic_load(state, i) + duration[i])
+        best = max(best, _start(state, i) + duration[i])
     return best
 
 
 @njit(nogil=True, cache=True)
 def forbidden(inst, state, j):
-    return _earliest(inst[2], inst[3], inst[4], state, j) > atomic_load(state, j)
+    return _earliest(inst[2], inst[3], inst[4], state, j) > _start(state, j)
 
 
 @njit(nogil=True, cache=True)
 def advance(inst, state, j, out, ctr):
     best = _earliest(inst[2], inst[3], inst[4], state, j)
-    raised = best > atomic_max(state, j, best)
-    ctr[ADVANCES] += raised
-    ctr[RETRIES] += not raised
+    _raise(state, j, best, 0, ctr)
     indptr, indices = inst[0], inst[1]
     k = 0
     for e in range(indptr[j], indptr[j + 1]):
@@ -95,59 +130,76 @@ def advance(inst, state, j, out, ctr):
 
 
 @njit(nogil=True, cache=True)
-def work(inst, state, i, out, ctr):
+def work(inst, state, j, out, ctr):
+    """Job j's start is final: push its finish to its successors, report those it settled
+    (going on in this call while exactly one is)."""
     indptr, indices, dur = inst[0], inst[1], inst[4]
-    finish = atomic_load(state, i) + dur[i]
-    k = 0
-    for e in range(indptr[i], indptr[i + 1]):
-        j = indices[e]
-        if finish > atomic_load(state, j):
-            if finish > atomic_max(state, j, finish):
-                out[k] = j
+    k = 1
+    out[0] = j
+    while k == 1:
+        j = out[0]
+        finish = _start(state, j) + dur[j]
+        k = 0
+        for e in range(indptr[j], indptr[j + 1]):
+            v = indices[e]
+            if _raise(state, v, finish, 1, ctr) == 1:  # j was v's last unsettled prerequisite
+                out[k] = v
                 k += 1
-                ctr[ADVANCES] += 1
-            else:
-                ctr[RETRIES] += 1
     return k
 
 
 @njit(nogil=True, cache=True)
 def priority(inst, state, j):
-    return atomic_load(state, j)
+    return _start(state, j)
 
 
 @njit(nogil=True, cache=True)
 def stale(inst, state, j, key):
-    return atomic_load(state, j) > key
+    """Never: a settled job is pushed once, by the call that settled it."""
+    return False
 
 
 # --- instances -----------------------------------------------------------------------------
 
 
 @njit(nogil=True, cache=True)
-def topological_order(indptr, indices):
-    """Kahn's order of the vertices; shorter than n if the graph has a cycle."""
+def _kahn(indptr, indices, pending, duration, start):
+    """Kahn's algorithm: the order in which jobs leave the queue (shorter than n if the graph
+    has a cycle), counting ``pending`` down. With ``duration`` (n entries; empty: order only)
+    each job's finish is pushed into ``start`` of its successors as it leaves the queue, so
+    ``start`` ends as the earliest starts: the longest-path pass fused into the same sweep."""
     n = indptr.shape[0] - 1
-    indeg = np.zeros(n, dtype=np.int64)
-    for e in range(indices.shape[0]):
-        indeg[indices[e]] += 1
+    relax = duration.shape[0] == n
     order = np.empty(n, dtype=np.int64)
     tail = 0
     for v in range(n):
-        if indeg[v] == 0:
+        if pending[v] == 0:
             order[tail] = v
             tail += 1
     head = 0
     while head < tail:
         u = order[head]
         head += 1
+        finish = start[u] + duration[u] if relax else 0
         for e in range(indptr[u], indptr[u + 1]):
             v = indices[e]
-            indeg[v] -= 1
-            if indeg[v] == 0:
+            if relax and finish > start[v]:
+                start[v] = finish
+            pending[v] -= 1
+            if pending[v] == 0:
                 order[tail] = v
                 tail += 1
     return order[:tail]
+
+
+@njit(nogil=True, cache=True)
+def topological_order(indptr, indices):
+    """Kahn's order of the vertices; shorter than n if the graph has a cycle."""
+    indeg = np.zeros(indptr.shape[0] - 1, dtype=np.int64)
+    for e in range(indices.shape[0]):
+        indeg[indices[e]] += 1
+    none = np.empty(0, dtype=np.int64)
+    return _kahn(indptr, indices, indeg, none, none)
 
 
 def durations(n: int, seed: int) -> np.ndarray:
@@ -176,16 +228,26 @@ def instance(graph: Graph, duration: np.ndarray) -> Instance:
         raise SpecError(f"job-scheduling: {graph.name} has a cycle; prerequisites need a DAG")
     rptr, rsrc, _ = graph.reverse
     n = graph.n
-    outdeg = graph.out_degrees()
+    outdeg, indeg = graph.out_degrees(), np.diff(rptr).astype(np.int64)
+    if n and (indeg.max() > COUNT_MASK or int(duration.sum()) > MAX_TOTAL_DURATION):
+        raise SpecError(
+            f"job-scheduling: {graph.name}: a job has over {COUNT_MASK} prerequisites or the "
+            f"durations sum past {MAX_TOTAL_DURATION}; the state word cannot hold them"
+        )
+    indeg.setflags(write=False)
+
+    def init_state() -> np.ndarray:
+        return indeg.copy()  # s = 0, count = in-degree
+
     return Instance(
         problem=__name__,
         arrays=(graph.indptr, graph.indices, rptr, rsrc, duration),
         n=n,
         max_out=int(outdeg.max(initial=0)),
-        init_state=lambda: np.zeros(n, dtype=np.int64),
-        init_work=np.flatnonzero((outdeg > 0) & (np.diff(rptr) == 0)).astype(np.int64),
+        init_state=init_state,
+        init_work=np.flatnonzero((outdeg > 0) & (indeg == 0)).astype(np.int64),
         bucket_width=max(1, int(np.median(duration))) if n else 1,
-        meta={"graph": graph, "integer": True},
+        meta={"graph": graph, "integer": True, "in_degrees": indeg},
     )
 
 
@@ -213,7 +275,7 @@ def make(
 
 def answer(inst: Instance, state: np.ndarray) -> np.ndarray:
     """Earliest start time of each job (int64)."""
-    return state.copy()
+    return state >> COUNT_BITS
 
 
 def reference(inst: Instance) -> np.ndarray:
@@ -246,16 +308,11 @@ def reference(inst: Instance) -> np.ndarray:
 
 
 @njit(nogil=True, cache=True)
-def longest_path_starts(indptr, indices, duration):
-    """Earliest starts by one pass over Kahn's topological order."""
-    order = topological_order(indptr, indices)
+def longest_path_starts(indptr, indices, duration, in_degrees):
+    """Earliest starts by Kahn's algorithm, each job's finish pushed to its successors as it
+    leaves the queue (one pass over the arcs; ``in_degrees`` is copied, not changed)."""
     start = np.zeros(indptr.shape[0] - 1, dtype=np.int64)
-    for u in order:
-        finish = start[u] + duration[u]
-        for e in range(indptr[u], indptr[u + 1]):
-            v = indices[e]
-            if finish > start[v]:
-                start[v] = finish
+    _kahn(indptr, indices, in_degrees.copy(), duration, start)
     return start
 
 
@@ -271,12 +328,17 @@ def verify(result: np.ndarray, expected: np.ndarray) -> str | None:
 
 
 def baseline(inst: Instance, threads: int = 1) -> BaselineResult:
-    """Topological order + longest-path pass (``threads`` is ignored), compile timed apart."""
-    args = (inst.arrays[0], inst.arrays[1], inst.arrays[4])
+    """Kahn's algorithm with the longest-path pass fused in (``threads`` is ignored), from the
+    instance's in-degrees (as the LLP state is); compilation timed apart."""
+    args = (inst.arrays[0], inst.arrays[1], inst.arrays[4], inst.meta["in_degrees"])
     t0 = time.perf_counter()
     longest_path_starts.compile(tuple(typeof(a) for a in args))
     compile_s = time.perf_counter() - t0
     t0 = time.perf_counter()
     start = longest_path_starts(*args)
     seconds = time.perf_counter() - t0
-    return BaselineResult(start, seconds, compile_s, "topological-longest-path", {"threads": 1})
+    return BaselineResult(start, seconds, compile_s, "kahn-longest-path", {"threads": 1})
+
+
+#: The baselines by name, the default first.
+BASELINES = {"kahn-longest-path": baseline}

@@ -1,135 +1,202 @@
-"""0-1 knapsack as an LLP problem over its dynamic-programming table (Garg, "A Lattice Linear
-Predicate Parallel Algorithm for the Dynamic Programming Problems", ICDCN 2022; LLP-FW,
-Ribeiro Alves and Garg, 2026).
+"""0-1 knapsack as an LLP problem over its dynamic-programming table, one lattice index per
+block of a row (Garg, "A Lattice Linear Predicate Parallel Algorithm for the Dynamic
+Programming Problems", ICDCN 2022; LLP-FW, Ribeiro Alves and Garg, 2026).
 
 Formulation
-    State: the table ``T[i][c]``, the best value using items ``< i`` within capacity c, for
-    i = 0..n and c = 0..C, flattened row-major (index ``i * (C + 1) + c``), starting at 0
-    and advancing up. Row 0 is fixed at 0. Cell (i, c), i >= 1, is forbidden when
-    ``T[i][c] < max(T[i-1][c], T[i-1][c - w] + v)`` for item i-1's weight w and value v
-    (the second term only if c >= w). Advancing it raises it to that max with an atomic max
-    and reports the cells of row i+1 that read it: (i+1, c) and (i+1, c + w_i). The least
-    state with nothing forbidden is the DP table; its last row is the answer.
+    The table ``T[i][c]``, the best value using items ``< i`` within capacity c, for
+    i = 0..n and c = 0..C, starts at 0 and advances up; row 0 is fixed at 0. Cell (i, c),
+    i >= 1, is forbidden when ``T[i][c] < max(T[i-1][c], T[i-1][c - w] + v)`` for item
+    i-1's weight w and value v (the second term only if c >= w); the least state with
+    nothing forbidden is the DP table, and its last row the answer. A lattice *index* is a
+    block of ``block`` consecutive cells of one row (rows 1..n, ``nblocks`` blocks each, index
+    ``(i - 1) * nblocks + b``): it is forbidden when one of its cells is, and advancing it
+    raises every cell of the block to its target in one loop. Block (i, b) reads block b of
+    row i - 1 and the one or two blocks that hold ``c - w`` for its cells: at most three.
 
-``work`` is the direct ``ensure`` (a cell reads exactly two cells, as cheap as pushing), and
-the seed is the cells forbidden at the bottom: (i, c) with c >= w_{i-1}. Priority: the row,
-so that ordered worklists finish a row before reading it.
+Two statements of the same predicate
+    *Direct* (``forbidden``/``advance``, the scanning solvers): test the block's cells, raise
+    the low ones, report the blocks of row i + 1 that read this one.
+    *Released* (``work``, the worklist solvers): an item is a block whose blocks above have
+    all *settled*, so its targets are final: ``work`` writes the block once, in a loop that
+    the compiler vectorises (two reads, one store a cell), then takes one off the count of
+    unsettled blocks above of each block below that reads it (an atomic decrement); the
+    decrement that reaches zero reports that block. Each block is computed once, and the
+    wavefront (block b of row i can run once blocks <= b of row i - 1 are done) gives up to
+    ``nblocks`` blocks to run at once. The counts are auxiliary words after the table,
+    set by ``init_state``. Every released block is pushed (going on with it in the same
+    call, as job scheduling does with chains, let one thread snake through the whole
+    wavefront and left the others idle). The seed is row 1, which reads only the fixed
+    row 0.
 
-Cost: every one of the n * (C + 1) cells is advanced at least once, with an atomic max, in a
-table far larger than the cache, where the 1-D DP sweeps one row in cache: the scanning
-solvers run 20-50x the baseline (cyclic makes one pass that computes the table in row-major,
-i.e. topological, order, and one that finds nothing). FIFO worklists pop seeded cells before
-the rows they read are final and advance each cell about 5 times; PTWB (by row) once.
+Cost (counters per index = per block): ``items`` 1, ``advances`` 1 (blocks written),
+``stale`` 0; what the released form adds to the 1-D DP's n * (C + 1) cell updates is a push,
+a pop and at most three atomic decrements per block, and writing the whole table
+((n + 1)(C + 1) int64: 12.8 MB at 400 items) where the 1-D DP keeps one row in cache. The
+direct form (cyclic: one pass in row-major, i.e. topological, order and one that finds
+nothing) costs atomic loads per cell and cannot be vectorised. The block size trades the
+wavefront's width for the per-block cost (a push, a pop, the decrements, five array views):
+on 400 items (C = 4000) one thread took about 0.75, 0.55, 0.43 and 0.38 ms with blocks of
+512, 1024, 2048 and 4096 (a whole row: no parallelism left) cells, the two-row DP 0.2 ms.
 
 Instances: ``generate(size, seed)``: ``size`` items with seeded uniform integer weights and
-values 1..100 and capacity ``CAPACITY_PER_ITEM * size`` (about a fifth of the items fit).
-The state holds (size + 1) * (10 size + 1) int64 cells: 80 MB at 1000 items, 720 MB at 3000.
-Reference: the 1-D DP vectorized in numpy. Baseline: the classic 1-D DP in numba (one thread).
+values 1..100 and capacity ``CAPACITY_PER_ITEM * size`` (about a fifth of the items fit);
+``block`` defaults to ``BLOCK_CELLS``. The state holds (size + 1) * (10 size + 1) int64
+cells: 12.8 MB at 400 items, 80 MB at 1000. Reference: the 1-D DP vectorized in numpy.
+Baseline: the 1-D DP in numba (one thread), written with two rows used in turn so that it
+vectorises like the released form's block loop (``dp-1d-inplace``, the in-place
+descending loop, runs scalar and about 4x slower).
 """
 
 from __future__ import annotations
 
 import time
+from functools import partial
 
 import numpy as np
 from numba import njit, typeof
 
 from llpbench.baselines import BaselineResult
 from llpbench.errors import SpecError
-from llpbench.llp.atomics import atomic_load, atomic_max
+from llpbench.llp.atomics import atomic_fetch_add, atomic_load, atomic_store_release
 from llpbench.llp.contract import Instance
-from llpbench.llp.counters import ADVANCES, RETRIES
+from llpbench.llp.counters import ADVANCES
 
 NAME = "knapsack"
 INPUT = "size"
 CAPACITY_PER_ITEM = 10
 MAX_WEIGHT = 100
 MAX_VALUE = 100
+BLOCK_CELLS = 2048  # cells of a row per lattice index (16 KiB; see Cost)
 
 # --- kernels -------------------------------------------------------------------------------
-# inst = (weights, values, width, inv_width): item i has weights[i], values[i]; width = C + 1
-# (one row) and inv_width = 1 / width, so that a cell's row costs a multiply, not a 64-bit
-# division.
+# inst = (weights, values, width, block, nblocks): item i has weights[i], values[i]; a row has
+# width = C + 1 cells in nblocks blocks of ``block`` (the last may be shorter). State: the
+# table, row-major ((items + 1) * width cells), then one count per index (unsettled blocks
+# above it, for ``work``).
 #
 # Kernels touch arrays (``inst``'s and ``state``) only on paths every call takes, and branch on
 # scalars after: numba increfs each array it binds and decrefs it after its last use, and when
 # that last use lies in a branch or before an early return it fails to prune the pair; the two
-# atomic operations per array then cost more than the cell update (measured 20x per call).
+# atomic operations per array then cost more than a cell update (measured 20x per call).
 
 
 @njit(nogil=True, cache=True)
 def num_indices(inst, state):
-    return state.shape[0]
+    return inst[0].shape[0] * inst[4]
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _taken_by(b, w, width, block):
+    """The blocks (first, last) of the next row whose take term ``c - w`` falls in block b
+    of this row, for the next row's item weight w; first > last if none."""
+    first = b * block + w
+    last = min(b * block + block - 1 + w, width - 1)
+    if first > width - 1:
+        return np.int64(1), np.int64(0)
+    return first // block, last // block
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _locate(inst, j):
+    """Row i (1..n), block b, its cells [lo, hi), and row i's item (w, v) of index j."""
+    weights, values, width, block, nblocks = inst[0], inst[1], inst[2], inst[3], inst[4]
+    i = j // nblocks + 1
+    b = j - (i - 1) * nblocks
+    lo = b * block
+    return i, b, lo, min(lo + block, width), weights[i - 1], values[i - 1]
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _target(state, above, c, w, v):
+    """max(T[i-1][c], T[i-1][c - w] + v), the row above starting at ``above``."""
+    keep = atomic_load(state, above + c)
+    if c >= w:
+        return max(keep, atomic_load(state, above + c - w) + v)
+    return keep
 
 
 @njit(nogil=True, cache=True)
-def _row(width, inv_width, j):
-    """j // width, by the float reciprocal and one correction step (exact for j < 2**52)."""
-    i = np.int64(j * inv_width)
-    if i * width > j:
-        i -= 1
-    elif (i + 1) * width <= j:
-        i += 1
-    return i
-
-
-@njit(nogil=True, cache=True)
-def _best(state, j, c, width, w, v):
-    """max(T[i-1][c], T[i-1][c - w] + v) for cell j = (i, c), item i-1 = (w, v); for row 0
-    (j < width) a meaningless value, read in bounds."""
-    above = atomic_load(state, max(j - width, 0))
-    take = atomic_load(state, max(j - width - w, 0)) + v
-    return max(above, take) if c >= w else above
-
-
-@njit(nogil=True, cache=True)
-def _report(j, c, i, items, width, w_next, out):
-    """Write the cells of row i+1 that read cell j = (i, c) into ``out``; return how many
-    (the last row is read by nobody). Both slots are written whatever the count."""
-    out[0] = j + width
-    out[1] = j + width + w_next
-    return 0 if i >= items else (2 if c + w_next < width else 1)
+def _report_below(inst, i, b, out):
+    """The indices of row i + 1 that read block b of row i (b itself, then the take blocks)."""
+    weights, width, block, nblocks = inst[0], inst[2], inst[3], inst[4]
+    items = weights.shape[0]
+    first, last = _taken_by(b, weights[min(i, items - 1)], width, block)
+    k = 0
+    if i < items:
+        out[0] = i * nblocks + b
+        k = 1
+        for s in range(first, last + 1):
+            if s != b:
+                out[k] = i * nblocks + s
+                k += 1
+    return k
 
 
 @njit(nogil=True, cache=True)
 def forbidden(inst, state, j):
+    i, b, lo, hi, w, v = _locate(inst, j)
     width = inst[2]
-    i = _row(width, inst[3], j)
-    best = _best(state, j, j - i * width, width, inst[0][i - 1], inst[1][i - 1])
-    return (i > 0) & (best > atomic_load(state, j))  # row 0 is fixed
+    low = False
+    for c in range(lo, hi):
+        low |= _target(state, (i - 1) * width, c, w, v) > atomic_load(state, i * width + c)
+    return low
 
 
 @njit(nogil=True, cache=True)
 def advance(inst, state, j, out, ctr):
-    width, items = inst[2], inst[0].shape[0]
-    i = _row(width, inst[3], j)
-    c = j - i * width
-    best = _best(state, j, c, width, inst[0][i - 1], inst[1][i - 1])
-    raised = best > atomic_max(state, j, best)
+    """Raise the block's low cells (one writer per index: the scanning solvers partition
+    the indices) and report the blocks below that read it."""
+    i, b, lo, hi, w, v = _locate(inst, j)
+    width = inst[2]
+    raised = False
+    for c in range(lo, hi):
+        t = _target(state, (i - 1) * width, c, w, v)
+        if t > atomic_load(state, i * width + c):
+            atomic_store_release(state, i * width + c, t)
+            raised = True
     ctr[ADVANCES] += raised
-    ctr[RETRIES] += not raised
-    return _report(j, c, i, items, width, inst[0][min(i, items - 1)], out)
+    return _report_below(inst, i, b, out)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _write_block(state, above, row, lo, hi, w, v):
+    """Cells [lo, hi) of the row at ``row`` from the final row above at ``above``.
+
+    Views indexed from 0: numba then emits no negative-index check and the loops vectorise
+    (indexing ``state`` at an offset instead ran 2x slower than the 1-D DP)."""
+    split = min(max(w, lo), hi)  # cells below w cannot take the item
+    dst = state[row + lo : row + hi]
+    keep = state[above + lo : above + hi]
+    for p in range(split - lo):
+        dst[p] = keep[p]
+    dst, keep = dst[split - lo :], keep[split - lo :]
+    take = state[above + split - w : above + hi - w]
+    for p in range(hi - split):
+        dst[p] = max(keep[p], take[p] + v)
 
 
 @njit(nogil=True, cache=True)
 def work(inst, state, j, out, ctr):
-    width, items = inst[2], inst[0].shape[0]
-    i = _row(width, inst[3], j)
-    c = j - i * width
-    best = _best(state, j, c, width, inst[0][i - 1], inst[1][i - 1])
-    k = _report(j, c, i, items, width, inst[0][min(i, items - 1)], out)
-    raised = False
-    if (i > 0) & (best > atomic_load(state, j)):
-        raised = best > atomic_max(state, j, best)
-        ctr[RETRIES] += not raised
-    ctr[ADVANCES] += raised
-    atomic_load(state, j)  # a last use of state on every path (see above)
-    return k if raised else -1
+    """Block j's blocks above have settled: write it, report the blocks below it settles."""
+    width = inst[2]
+    counts = (inst[0].shape[0] + 1) * width
+    i, b, lo, hi, w, v = _locate(inst, j)
+    _write_block(state, (i - 1) * width, i * width, lo, hi, w, v)
+    ctr[ADVANCES] += 1
+    # the table's stores above are published by the decrements' full fences
+    reads = _report_below(inst, i, b, out)
+    k = 0
+    for r in range(reads):
+        below = out[r]
+        if atomic_fetch_add(state, counts + below, -1) == 1:
+            out[k] = below
+            k += 1
+    return k
 
 
 @njit(nogil=True, cache=True)
 def priority(inst, state, j):
-    return _row(inst[2], inst[3], j)
+    return j // inst[4]  # the row: a row before the rows that read it
 
 
 @njit(nogil=True, cache=True)
@@ -140,13 +207,38 @@ def stale(inst, state, j, key):
 # --- instances -----------------------------------------------------------------------------
 
 
-def instance(weights: np.ndarray, values: np.ndarray, capacity: int, name: str = "custom"):
-    """The instance of items (``weights``, ``values`` >= 0 integers) and ``capacity``.
+def _counts_above(weights: np.ndarray, width: int, block: int, nblocks: int) -> np.ndarray:
+    """For each index (row i >= 1, block b): how many distinct blocks of row i - 1 it reads
+    (0 for row 1, which reads the fixed row 0)."""
+    n = weights.shape[0]
+    counts = np.zeros((n, nblocks), dtype=np.int64)
+    if n <= 1:
+        return counts.ravel()
+    b = np.arange(nblocks, dtype=np.int64)[None, :]
+    lo, hi = b * block, np.minimum(b * block + block, width)
+    w = weights[1:, None]  # rows 2..n
+    takes = hi - 1 >= w
+    first = (np.maximum(lo, w) - w) // block
+    last = (hi - 1 - w) // block
+    own_outside = (b < first) | (b > last)
+    counts[1:] = np.where(takes, last - first + 1 + own_outside, 1)
+    return counts.ravel()
+
+
+def instance(
+    weights: np.ndarray,
+    values: np.ndarray,
+    capacity: int,
+    name: str = "custom",
+    block: int | None = None,
+):
+    """The instance of items (``weights``, ``values`` >= 0 integers) and ``capacity``, with
+    ``block`` cells of a row per lattice index (default ``BLOCK_CELLS``).
 
     Raises
     ------
     SpecError
-        If the arrays differ in length or hold negative numbers, or capacity < 0.
+        If the arrays differ in length or hold negative numbers, capacity < 0 or block < 1.
     """
     weights = np.ascontiguousarray(weights, dtype=np.int64)
     values = np.ascontiguousarray(values, dtype=np.int64)
@@ -154,23 +246,31 @@ def instance(weights: np.ndarray, values: np.ndarray, capacity: int, name: str =
         raise SpecError("knapsack: weights and values need one entry per item, capacity >= 0")
     if weights.size and min(weights.min(), values.min()) < 0:
         raise SpecError("knapsack: weights and values must be >= 0")
+    if block is not None and block < 1:
+        raise SpecError(f"knapsack: block must be >= 1 cell, got {block}")
     n, width = weights.shape[0], int(capacity) + 1
-    # seed: cells (i, c), i >= 1, with c >= w_{i-1} (T[i-1][c - w] + v > 0 = T[i][c] if v > 0)
-    rows = [
-        np.arange(i * width + min(w, width), (i + 1) * width, dtype=np.int64)
-        for i, w in enumerate(weights.tolist(), start=1)
-        if values[i - 1] > 0
-    ]
-    seed = np.concatenate(rows) if rows else np.empty(0, dtype=np.int64)
+    block = min(int(block or BLOCK_CELLS), width)
+    nblocks = -(-width // block)
+    counts = _counts_above(weights, width, block, nblocks)
+    cells = (n + 1) * width
+
+    def init_state() -> np.ndarray:
+        state = np.full(cells + counts.shape[0], 0, dtype=np.int64)  # written: no page faults
+        state[cells:] = counts
+        return state
+
     return Instance(
         problem=__name__,
-        arrays=(weights, values, np.int64(width), 1.0 / width),
-        n=(n + 1) * width,
-        max_out=2,
-        init_state=lambda: np.zeros((n + 1) * width, dtype=np.int64),
-        init_work=seed,
+        arrays=(weights, values, np.int64(width), np.int64(block), np.int64(nblocks)),
+        n=n * nblocks,
+        max_out=3,
+        init_state=init_state,
+        init_work=np.arange(nblocks if n else 0, dtype=np.int64),
         bucket_width=1,
-        meta={"name": name, "items": n, "capacity": int(capacity), "integer": True},
+        meta={
+            "name": name, "items": n, "capacity": int(capacity), "integer": True,
+            "block": block, "blocks_per_row": nblocks,
+        },
     )
 
 
@@ -196,13 +296,13 @@ def make(graph, size: int | None, seed: int, source=None) -> Instance:
 
 def answer(inst: Instance, state: np.ndarray) -> np.ndarray:
     """The last row: the best value for each capacity 0..C (int64)."""
-    width = int(inst.arrays[2])
-    return state[-width:].copy()
+    width, items = int(inst.arrays[2]), inst.meta["items"]
+    return state[items * width : (items + 1) * width].copy()
 
 
 def reference(inst: Instance) -> np.ndarray:
     """The 1-D DP vectorized over capacities (numpy): ``T[c:] = max(T[c:], T[:-w] + v)``."""
-    weights, values, width, _ = inst.arrays
+    weights, values, width = inst.arrays[:3]
     best = np.zeros(int(width), dtype=np.int64)
     for w, v in zip(weights.tolist(), values.tolist(), strict=True):
         if w == 0:
@@ -214,7 +314,8 @@ def reference(inst: Instance) -> np.ndarray:
 
 @njit(nogil=True, cache=True)
 def knapsack_dp(weights, values, width):
-    """The classic 1-D 0-1 knapsack DP, capacities descending for each item."""
+    """The classic 1-D DP in place, capacities descending for each item (scalar: the
+    compiler cannot prove that ``best[c - w]`` is not a value this pass already wrote)."""
     best = np.zeros(width, dtype=np.int64)
     for i in range(weights.shape[0]):
         w, v = weights[i], values[i]
@@ -223,6 +324,27 @@ def knapsack_dp(weights, values, width):
             if take > best[c]:
                 best[c] = take
     return best
+
+
+@njit(nogil=True, cache=True)
+def knapsack_two_rows(weights, values, width):
+    """The 1-D DP with two rows used in turn: each item's row is a pure function of the
+    previous one, so the loop vectorises (views indexed from 0; about 4x the in-place DP)."""
+    rows = np.zeros((2, width), dtype=np.int64)
+    for i in range(weights.shape[0]):
+        src, dst = rows[i & 1], rows[(i + 1) & 1]
+        split = min(weights[i], width)
+        v = values[i]
+        for c in range(split):
+            dst[c] = src[c]
+        keep, take, out = src[split:], src[: width - split], dst[split:]
+        for p in range(width - split):
+            out[p] = max(keep[p], take[p] + v)
+    return rows[weights.shape[0] & 1].copy()
+
+
+#: The baselines by name, the default first (``--baseline NAME`` picks another).
+DP_KERNELS = {"dp-two-rows": knapsack_two_rows, "dp-1d-inplace": knapsack_dp}
 
 
 def verify(result: np.ndarray, expected: np.ndarray) -> str | None:
@@ -236,13 +358,19 @@ def verify(result: np.ndarray, expected: np.ndarray) -> str | None:
     return None
 
 
-def baseline(inst: Instance, threads: int = 1) -> BaselineResult:
-    """The 1-D DP (``threads`` is ignored), compilation timed apart."""
+def baseline(inst: Instance, threads: int = 1, kernel: str = "dp-two-rows") -> BaselineResult:
+    """The 1-D DP (``threads`` is ignored): ``kernel`` from :data:`DP_KERNELS`, by default
+    the vectorised two-row DP; compilation timed apart."""
+    fn = DP_KERNELS[kernel]
     args = inst.arrays[:3]
     t0 = time.perf_counter()
-    knapsack_dp.compile(tuple(typeof(a) for a in args))
+    fn.compile(tuple(typeof(a) for a in args))
     compile_s = time.perf_counter() - t0
     t0 = time.perf_counter()
-    best = knapsack_dp(*args)
+    best = fn(*args)
     seconds = time.perf_counter() - t0
-    return BaselineResult(best, seconds, compile_s, "dp-1d", {"threads": 1})
+    return BaselineResult(best, seconds, compile_s, kernel, {"threads": 1})
+
+
+#: The baselines by name, the default first (``--baseline NAME`` picks another).
+BASELINES = {name: partial(baseline, kernel=name) for name in DP_KERNELS}

@@ -4,15 +4,19 @@
 LLP-FW, Ribeiro Alves and Garg, 2026).
 
 Formulation
-    Input: ``a[0..n)`` of non-negative int64, cut into blocks of ``B`` elements, the blocks
+    Input: ``a[0..n)`` of int64 (any sign), cut into blocks of ``B`` elements, the blocks
     the leaves of a complete binary tree (heap numbering, ``L`` a power of two, leaf of block
     b = node ``L + b``; padding leaves are empty). Every variable is a monotone function of
-    others, so ``x < f(x's inputs)`` is lattice-linear; advancing sets ``x = f`` (atomic max):
+    others, so ``x < f(x's inputs)`` is lattice-linear; advancing sets ``x = f`` (atomic max).
+    Every variable starts at ``UNSET``, a bottom below any sum, and ``f`` is ``UNSET`` while
+    one of its inputs is (a sum is monotone in each input, and ``UNSET`` lies below every
+    value, so ``f`` stays monotone): values of any sign then only move up, from ``UNSET`` to
+    their final value, with no overflow from adding bottoms.
 
     - ``U(i)``, subtree sums: ``U(leaf b) = sum a[block b]``, ``U(i) = U(2i) + U(2i+1)``;
     - ``D(i)``, sum of everything left of node i: ``D(1) = 0``, ``D(2i) = D(i)``,
       ``D(2i+1) = D(i) + U(2i)``;
-    - ``E(b)``, the offset block b's outputs are written with, from -1: ``E(b) = D(leaf b)``.
+    - ``E(b)``, the offset block b's outputs are written with: ``E(b) = D(leaf b)``.
 
     The dependencies are acyclic, so the least state with nothing forbidden is the answer:
     the total ``U(1)`` and, for p in block b, ``P[p] = E(b) + a[lo] + ... + a[p]``.
@@ -36,11 +40,16 @@ down-sweep from the root, then the blocks), so one cyclic pass computes everythi
 priority is that order's level (``U`` by height, ``D`` by depth, blocks last), so the
 priority worklists run Blelloch's schedule and write each block once. ``U(i)`` reports its
 parent and its right sibling's ``D``; ``D(i)`` its children's ``D``, or at a leaf its block.
-The initial work is every leaf ``U`` and every block (``E = -1`` is below any offset).
+The initial work is every leaf ``U``, the root's ``D`` and every block.
 
 State (int64): ``U`` at ``[0, 2L)`` and ``D`` at ``[2L, 4L)`` by node, ``E`` at
-``[4L, 4L + blocks)``, then ``P`` (n). Reference: ``np.cumsum`` and ``sum``. Baseline:
-``np.cumsum`` into a preallocated array.
+``[4L, 4L + blocks)``, then ``P`` (n); padding leaves start at their sum, 0. Reference:
+``np.cumsum`` and ``sum``. Baseline: the two-pass blocked parallel scan (reduce, then scan
+with offsets) on the same number of OS threads as the LLP solve (one thread: one scan
+pass); ``numpy-cumsum`` remains as a named alternative.
+
+Instances (``VARIANTS``): ``nonnegative`` (uniform 0..1000, the default) and ``signed``
+(uniform -1000..1000).
 """
 
 from __future__ import annotations
@@ -58,7 +67,9 @@ from llpbench.llp.counters import ADVANCES, RETRIES
 
 NAME = "reduction"
 INPUT = "size"
-MAX_VALUE = 1000  # generated inputs are uniform in 0..MAX_VALUE
+MAX_VALUE = 1000  # generated inputs are uniform in 0..MAX_VALUE (signed: -MAX_VALUE..)
+VARIANTS = ("nonnegative", "signed")
+UNSET = np.iinfo(np.int64).min  # every variable's bottom: below any sum
 MAX_BLOCK = 4096  # elements per leaf block
 TARGET_BLOCKS = 256  # small inputs still get this many blocks (block size >= 1)
 
@@ -81,21 +92,23 @@ def _block_sum(a, lo, hi):
 
 @njit(nogil=True, cache=True)
 def _node_slot_target(inst, state, j):
-    """For a tree index j: (state slot, f(inputs)) of its variable."""
+    """For a tree index j: (state slot, f(inputs)) of its variable; ``UNSET`` while an input
+    is."""
     a, block, leaves = inst[0], inst[1], inst[3]
     if j < 2 * leaves - 1:
         i = 2 * leaves - 1 - j
         if i >= leaves:
             lo = min((i - leaves) * block, a.shape[0])
             return i, _block_sum(a, lo, min(lo + block, a.shape[0]))
-        return i, atomic_load(state, 2 * i) + atomic_load(state, 2 * i + 1)
+        left, right = atomic_load(state, 2 * i), atomic_load(state, 2 * i + 1)
+        unset = (left == UNSET) | (right == UNSET)
+        return i, UNSET if unset else left + right
     i = j - 2 * leaves + 2
     if i == 1:
         return 2 * leaves + 1, np.int64(0)
     d = atomic_load(state, 2 * leaves + (i >> 1))
-    if i & 1:
-        d += atomic_load(state, i - 1)
-    return 2 * leaves + i, d
+    u = atomic_load(state, i - 1) if i & 1 else np.int64(0)
+    return 2 * leaves + i, UNSET if (d == UNSET) | (u == UNSET) else d + u
 
 
 @njit(nogil=True, cache=True)
@@ -222,19 +235,16 @@ def _priorities(leaves: int, nblocks: int) -> np.ndarray:
 
 
 def instance(values: np.ndarray, block: int | None = None) -> Instance:
-    """The prefix-sum instance of ``values`` (non-negative integers), in blocks of ``block``.
+    """The prefix-sum instance of ``values`` (integers of any sign), in blocks of ``block``.
 
     Raises
     ------
     SpecError
-        If ``values`` is empty, not 1-D or has a negative entry.
+        If ``values`` is empty or not 1-D.
     """
     a = np.ascontiguousarray(values, dtype=np.int64)
     if a.ndim != 1 or a.shape[0] == 0:
         raise SpecError(f"reduction needs a non-empty 1-D array, got shape {a.shape}")
-    if a.min() < 0:
-        bad = int(np.argmin(a))
-        raise SpecError(f"reduction: negative value {a[bad]} at {bad}; sums must only go up")
     a.setflags(write=False)
     n = a.shape[0]
     block = block or block_size(n)
@@ -242,12 +252,16 @@ def instance(values: np.ndarray, block: int | None = None) -> Instance:
     leaves = 1 << max(0, (nblocks - 1).bit_length())
     prio = _priorities(leaves, nblocks)
     blocks = np.arange(nblocks, dtype=np.int64)
-    # every leaf U (indices L-1 down to L-nblocks) and every block (E starts below any offset)
-    init_work = np.concatenate([leaves - 1 - blocks, 4 * leaves - 2 + blocks])
+    # every leaf U, the root's D (0) and every block (E starts below any offset)
+    init_work = np.concatenate([leaves - 1 - blocks, [2 * leaves - 1], 4 * leaves - 2 + blocks])
+    nodes = np.arange(1, 2 * leaves, dtype=np.int64)
+    first_leaf = nodes << (int(np.log2(leaves)) - np.floor(np.log2(nodes)).astype(np.int64))
+    padding = nodes[first_leaf - leaves >= nblocks]  # nodes whose leaves are all padding
 
     def init_state() -> np.ndarray:
         state = np.full(4 * leaves + nblocks + n, 0, dtype=np.int64)  # written: no page faults
-        state[4 * leaves : 4 * leaves + nblocks] = -1
+        state[: 4 * leaves + nblocks] = UNSET
+        state[padding] = 0  # subtrees of padding leaves: empty sums, never advanced
         return state
 
     return Instance(
@@ -262,19 +276,25 @@ def instance(values: np.ndarray, block: int | None = None) -> Instance:
     )
 
 
-def generate(size: int, seed: int) -> Instance:
-    """``size`` values uniform in ``0..1000`` from numpy's PCG64 seeded with ``seed``."""
+def generate(size: int, seed: int, variant: str = "nonnegative") -> Instance:
+    """``size`` values uniform in ``0..1000`` (``signed``: ``-1000..1000``) from numpy's PCG64
+    seeded with ``seed``."""
     if size < 1:
         raise SpecError(f"reduction: size must be at least 1, got {size}")
+    if variant not in VARIANTS:
+        raise SpecError(f"reduction: unknown variant {variant!r}; known: {VARIANTS}")
     rng = np.random.default_rng(seed)
-    return instance(rng.integers(0, MAX_VALUE + 1, size=size, dtype=np.int64))
+    low = -MAX_VALUE if variant == "signed" else 0
+    return instance(rng.integers(low, MAX_VALUE + 1, size=size, dtype=np.int64))
 
 
-def make(graph, size: int | None, seed: int, source: int | None) -> Instance:
+def make(
+    graph, size: int | None, seed: int, source: int | None, variant: str = "nonnegative"
+) -> Instance:
     """Runner entry point: prefix sums of ``size`` generated values (a graph is not used)."""
     if size is None:
         raise SpecError("reduction needs --size N (it takes no graph)")
-    return generate(int(size), seed)
+    return generate(int(size), seed, variant)
 
 
 def answer(inst: Instance, state: np.ndarray) -> np.ndarray:
@@ -302,6 +322,14 @@ def verify(result: np.ndarray, expected: np.ndarray) -> str | None:
 
 
 def baseline(inst: Instance, threads: int = 1) -> BaselineResult:
+    """The two-pass blocked parallel scan on ``threads`` OS threads (see
+    :mod:`llpbench.baselines.parallel_scan`)."""
+    from llpbench.baselines.parallel_scan import parallel_prefix_sums
+
+    return parallel_prefix_sums(inst.meta["values"], threads)
+
+
+def numpy_cumsum(inst: Instance, threads: int = 1) -> BaselineResult:
     """``np.cumsum`` into a preallocated array (sequential), the total its last entry."""
     a = inst.meta["values"]
     out = np.full(a.shape[0], 0, dtype=np.int64)  # touched, like the solvers' initial state
@@ -316,3 +344,7 @@ def baseline(inst: Instance, threads: int = 1) -> BaselineResult:
         name="numpy-cumsum",
         params={"threads": 1},
     )
+
+
+#: The baselines by name, the default first (``--baseline NAME`` picks another).
+BASELINES = {"parallel-scan": baseline, "numpy-cumsum": numpy_cumsum}

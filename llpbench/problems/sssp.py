@@ -205,3 +205,8 @@ def verify(result: np.ndarray, expected: np.ndarray) -> str | None:
         v = int(bad[0])
         return f"{bad.size} vertices differ, first {v}: got {result[v]}, expected {expected[v]}"
     return None
+
+
+#: The baselines by name, the default first (``--baseline NAME`` picks another; the peers of
+#: :mod:`llpbench.baselines.peers` that solve SSSP follow them).
+BASELINES = {"delta-stepping": baseline}

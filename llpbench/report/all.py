@@ -26,6 +26,7 @@ TITLES = {
     "overhead": "Single-thread overhead: each LLP configuration vs the baseline at 1 thread",
     "problems": "Other problems: best LLP configuration vs each problem's baseline",
     "instability": "Instability: cells whose repetitions disagree (rerun or read with care)",
+    "baselines": "Every baseline (own, named alternatives, external peers) vs the best LLP",
 }
 #: What an empty table means, for the one-line message that replaces it.
 EMPTY = {
@@ -34,6 +35,7 @@ EMPTY = {
     "overhead": "no instance with both LLP and baseline rows at 1 thread",
     "problems": "no non-SSSP problem with both LLP and baseline rows",
     "instability": "no unstable cell: every instance's repetitions agree within the thresholds",
+    "baselines": "no instance with both LLP and baseline rows",
 }
 
 
@@ -71,6 +73,8 @@ def build_table(
         return tables.problems_table(runs)
     if name == "instability":
         return instability_table(runs)
+    if name == "baselines":
+        return tables.baselines_table(runs)
     raise LlpbenchError(f"unknown table {name!r}; known: {', '.join(TITLES)}")
 
 

@@ -31,7 +31,10 @@ KINDS = ("llp", "baseline")
 #: Columns read as text; everything else in the schema is a number (or ``verified``).
 TEXT_COLUMNS = (
     "graph", "family", "problem", "kind", "solver", "worklist", "config", "timestamp", "reading",
+    "variant",
 )
+#: Columns added after runs were first stored: a runs.csv without them reads them as empty.
+LATER_COLUMNS = ("variant",)
 #: Integer columns that every row must fill; the other integer columns may be empty (``<NA>``).
 REQUIRED_INT_COLUMNS = ("threads", "rep")
 INT_COLUMNS = ("n", "m", "threads", "source", "size", "seed", "rep")
@@ -143,6 +146,9 @@ def load_runs(run_dir: str | os.PathLike[str]) -> pd.DataFrame:
         raise FormatError(path, 1, "expected a header line naming the schema's columns") from None
     except (pd.errors.ParserError, UnicodeDecodeError) as exc:
         raise FormatError(path, None, f"not a readable CSV table: {exc}") from None
+    for col in LATER_COLUMNS:
+        if col not in raw.columns:
+            raw[col] = ""
     if missing := [c for c in COLUMNS if c not in raw.columns]:
         raise FormatError(path, 1, f"missing column(s) {', '.join(missing)}")
     raw = raw.fillna("")  # short (partly written) last lines

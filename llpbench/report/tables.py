@@ -35,7 +35,7 @@ from llpbench.report.instability import instability_note
 from llpbench.report.stats import median_ci, ratio_ci
 from llpbench.report.store import exclusion_note, per_reached, timed_rows
 
-CELL = ["problem", "graph", "kind", "config", "threads"]
+CELL = ["problem", "graph", "variant", "kind", "config", "threads"]
 TABLES_DIR = "tables"
 
 
@@ -99,6 +99,17 @@ def _delta_used(runs: pd.DataFrame, problem: str, graph: str, config: str, threa
     return float(deltas.median()), note
 
 
+def _sides(group: pd.DataFrame, problem: str, graph: str, notes: list[str]):
+    """(LLP cells, baseline cells) of one instance, or None (and a note) if one side is
+    missing."""
+    llp, base = group[group["kind"] == "llp"], group[group["kind"] == "baseline"]
+    if llp.empty or base.empty:
+        missing = "LLP" if llp.empty else "baseline"
+        notes.append(f"{problem} on {graph}: no timed {missing} rows, left out")
+        return None
+    return llp, base
+
+
 def _compare(runs: pd.DataFrame, keep) -> tuple[list[dict[str, Any]], list[str]]:
     """Best LLP cell at each instance's largest thread count against its fastest baseline.
 
@@ -109,13 +120,9 @@ def _compare(runs: pd.DataFrame, keep) -> tuple[list[dict[str, Any]], list[str]]
     timed = timed_rows(runs)
     rows, notes = [], []
     for (problem, graph), group in cells.groupby(["problem", "graph"], sort=False):
-        if not keep(problem):
+        if not keep(problem) or (sides := _sides(group, problem, graph, notes)) is None:
             continue
-        llp, base = group[group["kind"] == "llp"], group[group["kind"] == "baseline"]
-        if llp.empty or base.empty:
-            missing = "LLP" if llp.empty else "baseline"
-            notes.append(f"{problem} on {graph}: no timed {missing} rows, left out")
-            continue
+        llp, base = sides
         threads = int(llp["threads"].max())
         best = _fastest(llp[llp["threads"] == threads])
         same = base[base["threads"] == threads]
@@ -187,20 +194,118 @@ def speedup_table(runs: pd.DataFrame, problems: Iterable[str] | None = ("sssp",)
     return _with_notes(df, [*notes, exclusion_note(mine), instability_note(runs, used)])
 
 
-def problems_table(runs: pd.DataFrame, exclude: Iterable[str] = ("sssp",)) -> pd.DataFrame:
-    """Per problem and instance: the best LLP configuration against that problem's baseline.
+PROBLEMS_COLUMNS = [
+    "problem", "instance", "variant", "threads", "best_llp", "llp_median_s", "baseline",
+    "baseline_threads", "baseline_median_s", "speedup", "speedup_ci_low", "speedup_ci_high",
+    "items_per_index", "advances_per_index", "stale_per_index",
+]  # fmt: skip
 
-    Table 2's comparison for the problems other than SSSP (which :func:`speedup_table`
-    covers): largest thread count, baseline at the same count where it ran there.
+
+def problems_table(runs: pd.DataFrame, exclude: Iterable[str] = ("sssp",)) -> pd.DataFrame:
+    """Per problem, instance (and variant) and thread count: the best LLP configuration
+    against the problem's fastest baseline, with the work that explains the LLP time.
+
+    The baseline is the fastest baseline cell at up to the same thread count
+    (``baseline_threads`` says which): T threads may always run the sequential algorithm, so
+    a parallel baseline that is slower than its one-thread run (stable marriage's parallel
+    Gale-Shapley on two cores, Δ-stepping on a road network) does not flatter LLP;
+    ``speedup`` is baseline time / LLP time, above 1 means LLP wins. ``items_per_index``,
+    ``advances_per_index`` and ``stale_per_index`` are
+    the best LLP cell's counters over the indices of its state vector (medians over the
+    cell's rows; for graph problems, over the reached vertices): how often each index was
+    popped, advanced, and popped for nothing.
     """
     skip = set(exclude)
-    rows, notes = _compare(runs, lambda p: p not in skip)
-    cols = [c for c in SPEEDUP_COLUMNS if c != "delta"]
-    df = pd.DataFrame(rows, columns=SPEEDUP_COLUMNS)[cols].rename(columns={"graph": "instance"})
-    notes = [n for n in notes if n and not n.startswith("Δ")]  # no Δ column here
+    cells = cell_stats(runs)
+    timed = timed_rows(runs)
+    rows, notes = [], []
+    keys = ["problem", "graph", "variant"]
+    for (problem, graph, variant), group in cells.groupby(keys, sort=False):
+        if problem in skip or (sides := _sides(group, problem, graph, notes)) is None:
+            continue
+        llp, base = sides
+        here = timed[
+            (timed["problem"] == problem) & (timed["graph"] == graph)
+            & (timed["variant"] == variant)
+        ]
+        for threads in sorted(llp["threads"].unique()):
+            best = _fastest(llp[llp["threads"] == threads])
+            upto = base[base["threads"] <= threads]
+            b = _fastest(upto if not upto.empty else base)
+            work = here[
+                (here["kind"] == "llp") & (here["config"] == best["config"])
+                & (here["threads"] == threads)
+            ]
+            base_s = here.loc[
+                (here["kind"] == "baseline") & (here["config"] == b["config"])
+                & (here["threads"] == b["threads"]),
+                "seconds",
+            ]
+            low, high = ratio_ci(base_s, work["seconds"])
+            rows.append(
+                {
+                    "problem": problem,
+                    "instance": graph,
+                    "variant": variant,
+                    "threads": int(threads),
+                    "best_llp": best["config"],
+                    "llp_median_s": float(best["median_s"]),
+                    "baseline": b["config"],
+                    "baseline_threads": int(b["threads"]),
+                    "baseline_median_s": float(b["median_s"]),
+                    "speedup": float(b["median_s"]) / float(best["median_s"]),
+                    "speedup_ci_low": low,
+                    "speedup_ci_high": high,
+                    **{
+                        f"{c}_per_index": float(per_reached(work, c).median())
+                        for c in ("items", "advances", "stale")
+                    },
+                }
+            )
+    df = pd.DataFrame(rows, columns=PROBLEMS_COLUMNS)
     used = _used_cells(df, [("best_llp", "threads"), ("baseline", "baseline_threads")])
     return _with_notes(df, [*notes, exclusion_note(runs[~runs["problem"].isin(skip)]),
                             instability_note(runs, used)])  # fmt: skip
+
+
+BASELINES_COLUMNS = [
+    "problem", "instance", "variant", "threads", "baseline", "baseline_median_s", "best_llp",
+    "llp_median_s", "speedup",
+]  # fmt: skip
+
+
+def baselines_table(runs: pd.DataFrame) -> pd.DataFrame:
+    """Every baseline of a run (each problem's own, its named alternatives, external peers)
+    against the best LLP configuration on the same instance at the same thread count.
+
+    One row per instance, thread count and baseline, fastest baseline first; ``speedup`` is
+    baseline time / best LLP time (above 1: LLP wins). A baseline run at a thread count with
+    no LLP rows is left out.
+    """
+    cells = cell_stats(runs)
+    rows, notes = [], []
+    keys = ["problem", "graph", "variant", "threads"]
+    for (problem, graph, variant, threads), group in cells.groupby(keys, sort=False):
+        if (sides := _sides(group, problem, graph, notes)) is None:
+            continue
+        llp, base = sides
+        best = _fastest(llp)
+        for _, b in base.sort_values("median_s").iterrows():
+            rows.append(
+                {
+                    "problem": problem,
+                    "instance": graph,
+                    "variant": variant,
+                    "threads": int(threads),
+                    "baseline": b["config"],
+                    "baseline_median_s": float(b["median_s"]),
+                    "best_llp": best["config"],
+                    "llp_median_s": float(best["median_s"]),
+                    "speedup": float(b["median_s"]) / float(best["median_s"]),
+                }
+            )
+    df = pd.DataFrame(rows, columns=BASELINES_COLUMNS)
+    return _with_notes(df, [*dict.fromkeys(notes), exclusion_note(runs)])
 
 
 OVERHEAD_COLUMNS = [
@@ -371,7 +476,9 @@ def _for_terminal(df: pd.DataFrame) -> pd.DataFrame:
         if name.endswith("_s") and pd.api.types.is_numeric_dtype(df[col]):
             out[col] = df[col] * 1e3
             name = name[:-2].replace("_median", "") + " ms"
-        names[col] = name.replace("_per_reached", "/v").replace("_", " ")
+        names[col] = (
+            name.replace("_per_reached", "/v").replace("_per_index", "/index").replace("_", " ")
+        )
     return out.rename(columns=names)
 
 

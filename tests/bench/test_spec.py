@@ -11,7 +11,10 @@ from llpbench.bench.spec import (
     make_study,
     parse_config,
     parse_threads,
+    variant_of,
+    with_baselines,
     with_overrides,
+    with_variant,
 )
 from llpbench.errors import SpecError, UnknownNameError
 
@@ -60,6 +63,59 @@ def test_flags_expand_solvers_over_worklists_plus_baseline():
     assert [c.label for c in default] == [
         "worklist/swb", "worklist/ptwb", "worklist/ptcf", "worklist/bucketed",
     ]
+
+
+def test_named_baselines_parse_from_labels_and_flags():
+    assert parse_config("baseline/networkit") == Config("baseline", baseline="networkit")
+    assert parse_config("baseline/networkit").label == "baseline/networkit"
+    configs = configs_from_flags(["worklist"], ["ptcf"], True, ["networkit", "graphblas"])
+    assert [c.label for c in configs] == [
+        "worklist/ptcf", "baseline/networkit", "baseline/graphblas",
+    ]
+    assert [c.label for c in configs_from_flags(None, None, False, ["networkit"])][-1] == (
+        "worklist/bucketed"
+    )
+    study = make_study(problem="sssp", graphs=["tiny-kron"], configs=["baseline/networkit"])
+    assert study.configs == (Config("baseline", baseline="networkit"),)
+    with pytest.raises(UnknownNameError, match="reduction baseline 'networkit'"):
+        make_study(problem="reduction", sizes=[10], configs=["baseline/networkit"])
+
+
+def test_variants_are_checked_per_problem_and_default_to_the_first():
+    study = make_study(problem="stable-marriage", sizes=[5], variant="identical")
+    assert variant_of(study) == "identical"
+    assert variant_of(make_study(problem="job-scheduling", sizes=[5])) == "sparse"
+    assert variant_of(make_study(problem="knapsack", sizes=[5])) == ""
+    with pytest.raises(UnknownNameError, match="stable-marriage variant 'sorted'"):
+        make_study(problem="stable-marriage", sizes=[5], variant="sorted")
+    with pytest.raises(SpecError, match="has no variants"):
+        make_study(problem="knapsack", sizes=[5], variant="identical")
+
+
+def test_config_overrides_of_variant_and_baselines_touch_only_the_studies_that_have_them(
+    tmp_path,
+):
+    path = tmp_path / "s.toml"
+    path.write_text(
+        '[[study]]\nproblem = "sssp"\ngraphs = ["tiny-kron"]\n'
+        'configs = ["worklist/ptcf", "baseline"]\n'
+        '\n[[study]]\nproblem = "stable-marriage"\nsizes = [20]\nvariant = "identical"\n'
+        'configs = ["worklist/ptcf", "baseline/gale-shapley"]\n'
+        '\n[[study]]\nproblem = "job-scheduling"\nsizes = [20]\nconfigs = ["baseline"]\n'
+    )
+    sweep = load_sweep(path)
+    assert sweep.studies[1].variant == "identical"
+    layered = with_variant(sweep, "layered")
+    assert [s.variant for s in layered.studies] == [None, "identical", "layered"]
+    with pytest.raises(SpecError, match="none of this sweep's problems"):
+        with_variant(sweep, "signed")
+    peers = with_baselines(sweep, ["networkit"])
+    assert [c.label for c in peers.studies[0].configs] == ["worklist/ptcf", "baseline/networkit"]
+    assert peers.studies[1].configs == sweep.studies[1].configs  # no networkit there: kept
+    none = with_baselines(sweep, None, keep=False)
+    assert all(c.kind == "llp" for s in none.studies for c in s.configs)
+    with pytest.raises(SpecError, match="baseline 'nope'"):
+        with_baselines(sweep, ["nope"])
 
 
 def test_study_validation():

@@ -178,9 +178,51 @@ def test_run_ends_with_the_count_of_unstable_cells(tmp_path, env):
     assert re.search(r"; \d+ of 1 cells unstable\)", proc.stdout), proc.stdout
 
 
+def test_peers_and_variants_are_timed_verified_and_recorded(tmp_path, env):
+    out = tmp_path / "res"
+    proc = llpbench(
+        "run", "--graph", "tiny-kron", "--worklist", "ptcf", "--baseline", "networkit",
+        "--baseline", "graphblas", "--threads", "1..2", "--reps", "1", "--out", str(out),
+        "--no-progress", env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    table = rows(out / "latest")
+    assert {r["verified"] for r in table} == {"True"}
+    assert {r["solver"] for r in table} == {"worklist", "baseline/networkit", "baseline/graphblas"}
+    assert {r["config"] for r in table if r["kind"] == "baseline"} == {
+        "networkit-dijkstra", "graphblas-bellman-ford",
+    }
+    proc = llpbench(
+        "run", "--problem", "job-scheduling", "--size", "300", "--variant", "layered",
+        "--worklist", "ptcf", "--reps", "1", "--out", str(out), "--no-progress", env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    table = rows(out / "latest")
+    assert {(r["variant"], r["verified"]) for r in table} == {("layered", "True")}
+    assert {r["config"] for r in table} == {"worklist/ptcf", "kahn-longest-path"}
+
+
+def test_a_missing_peer_is_one_error_line_naming_the_extra(tmp_path, env):
+    shadow = tmp_path / "shadow"
+    shadow.mkdir()
+    (shadow / "networkit.py").write_text("raise ImportError('no module named networkit')\n")
+    env = dict(env, PYTHONPATH=str(shadow))
+    proc = llpbench(
+        "run", "--graph", "tiny-kron", "--baseline", "networkit", "--out", str(tmp_path / "r"),
+        "--no-progress", env=env,
+    )
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: baseline 'networkit' needs")
+    assert "pip install 'llpbench[peers]'" in lines[0]
+    assert not (tmp_path / "r").exists() or not list((tmp_path / "r").glob("*/runs.csv"))
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
+        (["--graph", "tiny-kron", "--baseline", "nope"], "unknown sssp baseline 'nope'"),
+        (["--size", "10", "--problem", "knapsack", "--variant", "x"], "has no variants"),
         (["--graph", "tiny-kron", "--threads", "1..x"], "bad thread spec"),
         (["--graph", "tiny-kron", "--threads", "0"], "bad thread spec"),
         (["--graph", "no-such-graph"], "unknown graph"),

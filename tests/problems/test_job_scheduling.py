@@ -27,12 +27,32 @@ INSTANCES = {
     "layered": lambda: js.generate(120, 3, "layered"),
     "sparse": lambda: js.generate(120, 3, "sparse"),
     "no-arcs": lambda: js.instance(Graph.from_edges(4, [], []), np.full(4, 5)),
+    "long-chain": lambda: js.instance(chain(3000), js.durations(3000, 1)),
+    "diamonds": lambda: js.instance(
+        Graph.from_edges(5, [0, 0, 1, 2, 3], [1, 2, 3, 3, 4]), np.array([1, 5, 2, 1, 1])
+    ),
 }
 
 
 def test_every_solver_finds_the_earliest_start_times(solver_config):
     for make in INSTANCES.values():
         solve_and_verify(js, make(), *solver_config)
+
+
+def test_released_form_pops_each_job_at_most_once_and_never_stale():
+    inst = js.generate(5000, 4, "layered")
+    for threads in (1, 2, 8):
+        result = solve_and_verify(js, inst, "worklist", "ptcf", threads)
+        c = result.counters
+        assert c["items"] <= inst.n and c["stale"] == 0
+        assert c["advances"] <= inst.arrays[1].shape[0]  # at most one raise per arc
+
+
+def test_baseline_equals_reference_on_edge_cases():
+    for make in INSTANCES.values():
+        inst = make()
+        result = js.baseline(inst)
+        assert js.verify(result.answer, js.reference(inst)) is None
 
 
 def test_chain_starts_are_prefix_sums_of_durations():

@@ -18,12 +18,44 @@ INSTANCES = {
     "heavier-than-capacity": lambda: ks.instance([50, 4, 80, 3], [9, 5, 100, 2], 10),
     "zero-capacity": lambda: ks.instance([1, 2], [3, 4], 0),
     "zero-weight-and-value": lambda: ks.instance([0, 2, 3, 2], [5, 0, 4, 3], 6),
+    # several blocks a row: take terms that read one or two blocks above, or none
+    "blocks-of-4": lambda: ks.instance(*_items(30, 7), 57, block=4),
+    "blocks-of-1": lambda: ks.instance([0, 2, 3, 9, 1], [5, 1, 4, 3, 2], 7, block=1),
+    "blocks-heavier-than-capacity": lambda: ks.instance([40, 2, 99], [5, 1, 4], 20, block=6),
+    "blocks-zero-capacity": lambda: ks.instance([0, 1], [3, 4], 0, block=4),
+    "no-items": lambda: ks.instance([], [], 9, block=2),
 }
+
+
+def _items(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, 25, n), rng.integers(0, 30, n)
 
 
 def test_every_solver_computes_the_last_row(solver_config):
     for make in INSTANCES.values():
         solve_and_verify(ks, make(), *solver_config)
+
+
+def test_released_form_writes_each_block_once():
+    inst = ks.instance(*_items(40, 3), 200, block=16)
+    for threads in (1, 2, 8):
+        c = solve_and_verify(ks, inst, "worklist", "ptcf", threads).counters
+        assert c["advances"] == c["items"] == inst.n and c["stale"] == 0
+
+
+def test_counts_above_match_the_blocks_each_block_reads():
+    weights = np.array([3, 0, 9, 4, 25, 1])
+    width, block = 22, 4
+    nblocks = -(-width // block)
+    counts = ks._counts_above(weights, width, block, nblocks).reshape(len(weights), nblocks)
+    for i in range(1, len(weights)):
+        w = weights[i]
+        for b in range(nblocks):
+            cells = range(b * block, min(b * block + block, width))
+            read = {c // block for c in cells} | {(c - w) // block for c in cells if c >= w}
+            assert counts[i, b] == len(read), (i, b)
+    assert not counts[0].any()
 
 
 def test_reference_matches_a_hand_solved_instance():
@@ -36,13 +68,18 @@ def test_baseline_equals_reference():
     result = ks.baseline(inst, threads=2)
     assert ks.verify(result.answer, ks.reference(inst)) is None
     assert result.seconds >= 0 and result.compile_seconds >= 0
+    for make in INSTANCES.values():
+        inst = make()
+        for kernel in ks.DP_KERNELS:
+            assert ks.verify(ks.baseline(inst, 1, kernel).answer, ks.reference(inst)) is None
 
 
 def test_generate_follows_the_capacity_rule_and_seed():
     a, b = ks.generate(40, 3), ks.generate(40, 3)
     assert problem_module("knapsack") is ks
     assert a.meta["capacity"] == ks.CAPACITY_PER_ITEM * 40
-    assert a.n == 41 * (ks.CAPACITY_PER_ITEM * 40 + 1)
+    width = ks.CAPACITY_PER_ITEM * 40 + 1
+    assert a.n == 40 * -(-width // min(ks.BLOCK_CELLS, width))  # one index per block of a row
     assert all(np.array_equal(x, y) for x, y in zip(a.arrays[:2], b.arrays[:2], strict=True))
 
 
@@ -59,10 +96,11 @@ def test_bad_items_are_rejected():
 @given(
     items=st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)), min_size=1, max_size=12),
     capacity=st.integers(0, 60),
+    block=st.sampled_from([1, 3, 8, 1024]),
     config=st.sampled_from(
         [("worklist", "ptcf", 3), ("worklist", "ptwb", 2), ("all-indices", None, 3)]
     ),
 )
-def test_random_items_match_the_dp(items, capacity, config):
+def test_random_items_match_the_dp(items, capacity, block, config):
     weights, values = zip(*items, strict=True)
-    solve_and_verify(ks, ks.instance(weights, values, capacity), *config)
+    solve_and_verify(ks, ks.instance(weights, values, capacity, block=block), *config)

@@ -21,6 +21,11 @@ INSTANCES = {
     "one-element-blocks": lambda: rd.instance(np.arange(37) % 5, block=1),
     "large-values": lambda: rd.instance(np.full(70, 2**40), block=8),
     "generated": lambda: rd.generate(5000, 1),
+    "negative-one": lambda: rd.instance([-7]),
+    "negative-numbers": lambda: rd.instance([-5, 3, -2, 0, -9, 4, 1], block=2),
+    "all-negative-padded": lambda: rd.instance(-np.arange(1, 40), block=3),
+    "signed-generated": lambda: rd.generate(3000, 5, "signed"),
+    "signed-large": lambda: rd.instance(np.resize([2**40, -(2**41), 3], 50), block=4),
 }
 
 
@@ -45,7 +50,22 @@ def test_baseline_equals_reference():
     inst = rd.generate(20_000, 4)
     result = rd.baseline(inst, threads=2)
     assert rd.verify(result.answer, rd.reference(inst)) is None
-    assert result.seconds >= 0
+    assert result.seconds >= 0 and result.name == "parallel-scan"
+
+
+@pytest.mark.parametrize("threads", [1, 2, 8])
+def test_every_baseline_equals_reference_at_each_thread_count(threads):
+    for make in INSTANCES.values():
+        inst = make()
+        for name, run in rd.BASELINES.items():
+            result = run(inst, threads)
+            assert rd.verify(result.answer, rd.reference(inst)) is None, name
+    assert rd.baseline(rd.instance([1, 2]), 8).params["threads"] == 8  # more threads than items
+
+
+def test_signed_variant_draws_negative_values():
+    values = rd.generate(1000, 2, "signed").meta["values"]
+    assert values.min() < 0 < values.max() and abs(values).max() <= rd.MAX_VALUE
 
 
 def test_verify_names_prefix_or_total():
@@ -64,7 +84,7 @@ def test_generate_is_seeded_and_registered():
 
 def test_bad_inputs_are_rejected():
     with pytest.raises(SpecError):
-        rd.instance([1, -2, 3])
+        rd.generate(10, 1, "complex")
     with pytest.raises(SpecError):
         rd.instance([])
     with pytest.raises(SpecError):
@@ -75,7 +95,7 @@ def test_bad_inputs_are_rejected():
 
 @settings(max_examples=15, deadline=None)
 @given(
-    values=st.lists(st.integers(0, 10**6), min_size=1, max_size=300),
+    values=st.lists(st.integers(-(10**6), 10**6), min_size=1, max_size=300),
     block=st.integers(1, 9),
     config=st.sampled_from(
         [("worklist", "ptcf", 3), ("worklist", "swb", 2), ("all-indices", None, 3)]

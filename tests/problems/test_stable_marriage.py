@@ -53,6 +53,16 @@ def test_baseline_equals_reference_and_times_without_compilation():
     assert result.seconds >= 0 and result.compile_seconds >= 0
 
 
+@pytest.mark.parametrize("threads", [1, 2, 8])
+def test_every_baseline_finds_the_man_optimal_matching(threads):
+    for make in [*INSTANCES.values(), lambda: sm.generate(300, 3, "identical")]:
+        inst = make()
+        for name, run in sm.BASELINES.items():
+            result = run(inst, threads)
+            assert sm.verify(result.answer, sm.reference(inst)) is None, name
+    assert sm.baseline(sm.generate(50, 1), threads).name == "parallel-gale-shapley"
+
+
 def test_make_is_the_registered_constructor_and_rejects_bad_input():
     module = problem_module("stable-marriage")
     assert module is sm and sm.INPUT == "size"
@@ -72,6 +82,14 @@ def preference_lists(draw):
     men = [draw(perms) for _ in range(n)]
     women = [draw(perms) for _ in range(n)]
     return np.array(men), np.array(women)
+
+
+@settings(max_examples=15, deadline=None)
+@given(prefs=preference_lists(), threads=st.sampled_from([2, 3, 8]))
+def test_random_preferences_match_gale_shapley_in_parallel_mcvitie_wilson(prefs, threads):
+    inst = sm.instance(*prefs)
+    result = sm.parallel_mcvitie_wilson(inst, threads)
+    assert sm.verify(result.answer, sm.reference(inst)) is None
 
 
 @settings(max_examples=15, deadline=None)

@@ -56,6 +56,40 @@ def test_baseline_equals_reference():
         result = tc.baseline(inst, threads=threads)
         assert tc.verify(result.answer, tc.reference(inst)) is None
         assert result.seconds >= 0 and result.compile_seconds >= 0
+        assert result.name == "scc-bitset"
+
+
+TWO_CYCLES_AND_A_TAIL = [(0, 1), (1, 0), (1, 2), (2, 3), (3, 4), (4, 2), (4, 5), (6, 6), (6, 0)]
+
+
+@pytest.mark.parametrize("threads", [1, 2, 8])
+def test_every_baseline_equals_reference_on_edge_cases(threads):
+    cases = {
+        **INSTANCES,
+        "cycles-into-cycles": lambda: tc.instance(
+            _graph(7, TWO_CYCLES_AND_A_TAIL, drop_self_loops=False)
+        ),
+        "long-chain": lambda: tc.instance(_graph(700, [(i, i + 1) for i in range(699)])),
+        "loops-only": lambda: tc.instance(_graph(4, [(1, 1), (3, 3)], drop_self_loops=False)),
+    }
+    for name, make in cases.items():
+        inst = make()
+        for baseline_name, run in tc.BASELINES.items():
+            result = run(inst, threads)
+            assert tc.verify(result.answer, tc.reference(inst)) is None, (name, baseline_name)
+
+
+def test_scc_baseline_keeps_one_row_per_component():
+    from llpbench.baselines.scc_closure import tarjan_components
+
+    g = _graph(7, TWO_CYCLES_AND_A_TAIL, drop_self_loops=False)
+    comp, ncomp = tarjan_components(g.indptr, g.indices)
+    assert ncomp == 4  # {0, 1}, {2, 3, 4}, {5}, {6}
+    assert comp[0] == comp[1] and comp[2] == comp[3] == comp[4]
+    for u, v in TWO_CYCLES_AND_A_TAIL:  # arcs lead to components numbered no higher
+        assert comp[v] <= comp[u]
+    rows = tc.baseline(tc.instance(g)).answer[:, 0]
+    assert rows.tolist() == [0b111111, 0b111111, 0b111100, 0b111100, 0b111100, 0, 0b1111111]
 
 
 def test_priority_is_the_size_of_the_reachability_set():

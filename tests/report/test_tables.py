@@ -110,6 +110,14 @@ def test_load_runs_names_every_missing_column(run_dir):
     assert "runs.csv" in str(info.value)
 
 
+def test_runs_stored_before_the_variant_column_read_it_as_empty(run_dir, runs):
+    raw = pd.read_csv(run_dir / "runs.csv").drop(columns=["variant"])
+    raw.to_csv(run_dir / "runs.csv", index=False)
+    old = load_runs(run_dir)
+    assert list(old.columns) == list(COLUMNS) and set(old["variant"]) == {""}
+    assert len(tables.problems_table(old)) == len(tables.problems_table(runs))
+
+
 def test_load_runs_names_file_line_and_column_of_a_bad_number(run_dir):
     raw = pd.read_csv(run_dir / "runs.csv", dtype=str, keep_default_na=False)
     raw.loc[4, "seconds"] = "fast"
@@ -189,13 +197,58 @@ def test_overhead_table_ratio_and_counters_per_reached_vertex(runs):
 
 def test_problems_table_uses_the_sequential_baseline_where_it_only_ran_on_one_thread(runs):
     table = tables.problems_table(runs)
-    assert list(table["problem"]) == ["stable-marriage"]
-    row = table.iloc[0]
-    top = max(SM_LLP)
-    assert row["instance"] == SM_INSTANCE and row["threads"] == top
-    assert row["baseline_threads"] == 1
-    assert row["speedup"] == pytest.approx(SM_BASELINE / SM_LLP[top])
-    assert not row.get("delta")
+    assert list(table["problem"]) == ["stable-marriage"] * len(SM_LLP)
+    assert list(table["threads"]) == sorted(SM_LLP)  # one row per LLP thread count
+    for _, row in table.iterrows():
+        assert row["instance"] == SM_INSTANCE and row["baseline_threads"] == 1
+        assert row["speedup"] == pytest.approx(SM_BASELINE / SM_LLP[row["threads"]])
+    assert "delta" not in table.columns
+
+
+def test_problems_table_takes_the_sequential_baseline_where_the_parallel_one_is_slower(runs):
+    sm = runs[runs["problem"] == "stable-marriage"]
+    par = sm[sm["kind"] == "baseline"].copy()
+    par["threads"], par["config"] = 2, "parallel-gale-shapley"
+    table = tables.problems_table(pd.concat([sm, par.assign(seconds=par["seconds"] * 5)]))
+    two = table[table["threads"] == 2].iloc[0]
+    assert two["baseline"] == "gale-shapley" and two["baseline_threads"] == 1
+    table = tables.problems_table(pd.concat([sm, par.assign(seconds=par["seconds"] / 5)]))
+    two = table[table["threads"] == 2].iloc[0]
+    assert two["baseline"] == "parallel-gale-shapley" and two["baseline_threads"] == 2
+    one = table[table["threads"] == 1].iloc[0]
+    assert one["baseline_threads"] == 1  # never a baseline with more threads than the LLP row
+
+
+def test_problems_table_keeps_variants_apart_and_divides_counters_by_indices(runs):
+    sm = runs[runs["problem"] == "stable-marriage"].copy()
+    sm["reached"] = 64.0
+    sm["items"] = 128.0
+    sm["advances"] = 96.0
+    sm["stale"] = 32.0
+    hard = sm.copy()
+    hard["variant"] = "identical"
+    hard["seconds"] = hard["seconds"] * 10
+    table = tables.problems_table(pd.concat([sm, hard], ignore_index=True))
+    assert list(table["variant"]) == [""] * len(SM_LLP) + ["identical"] * len(SM_LLP)
+    easy, slow = table.iloc[0], table.iloc[len(SM_LLP)]
+    assert slow["llp_median_s"] == pytest.approx(10 * easy["llp_median_s"])
+    assert slow["baseline_median_s"] == pytest.approx(10 * easy["baseline_median_s"])
+    assert easy["items_per_index"] == 2.0 and easy["advances_per_index"] == 1.5
+    assert easy["stale_per_index"] == 0.5
+
+
+def test_baselines_table_lists_every_baseline_against_the_best_llp_at_its_thread_count(runs):
+    sm = runs[runs["problem"] == "stable-marriage"]
+    slow = sm[sm["kind"] == "baseline"].copy()
+    slow["config"] = "networkit-like"
+    slow["seconds"] = slow["seconds"] * 3
+    table = tables.baselines_table(pd.concat([sm, slow], ignore_index=True))
+    assert list(table["baseline"]) == ["gale-shapley", "networkit-like"]  # fastest first
+    assert set(table["threads"]) == {1}  # the baselines ran at one thread only
+    for _, row in table.iterrows():
+        assert row["llp_median_s"] == pytest.approx(SM_LLP[1])
+        assert row["speedup"] == pytest.approx(row["baseline_median_s"] / SM_LLP[1])
+    assert table.iloc[1]["baseline_median_s"] == pytest.approx(3 * SM_BASELINE)
 
 
 def test_write_table_round_trips_csv_and_writes_markdown(runs, run_dir):

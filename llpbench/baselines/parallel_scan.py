@@ -1,0 +1,67 @@
+"""Parallel prefix sums, the reduction problem's baseline: the two-pass blocked scan
+(reduce, then scan; Blelloch, "Prefix sums and their applications", 1990, section 1.4; the
+schedule of most library scans on multicore CPUs, e.g. TBB's ``parallel_scan``).
+
+The input is cut into one contiguous block per thread. Pass 1: every thread sums its block.
+One barrier. Pass 2: every thread adds up the sums of the blocks before its own (T numbers)
+and writes its block's inclusive prefix sums from that offset. The work is two reads and one
+write of the array against one read and one write for a sequential scan, in depth
+``2n / T + T``; with one thread the first pass is skipped (a plain scan). The threads are
+the LLP runtime's (real OS threads, released together by its launcher), so the two sides of
+a comparison run on the same thread counts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from llpbench.baselines import BaselineResult
+from llpbench.llp import sync
+from llpbench.llp.runtime import _compile, _run_threads
+
+NAME = "parallel-scan"
+
+
+@njit(nogil=True, cache=True)
+def _scan_worker(tid, nthreads, a, out, sums, ctl):
+    """Thread ``tid``'s part of both passes (``sums``: one padded slot per thread)."""
+    n = a.shape[0]
+    lo, hi = n * tid // nthreads, n * (tid + 1) // nthreads
+    seg, dst = a[lo:hi], out[lo:hi]
+    sync.start_barrier(ctl)
+    offset = np.int64(0)
+    if nthreads > 1:
+        sums[tid * sync.PAD] = seg.sum()
+        sync.barrier(ctl, nthreads)  # a full fence: every block's sum is visible after it
+        for t in range(tid):
+            offset += sums[t * sync.PAD]
+    for p in range(seg.shape[0]):  # from 0: no negative-index check, the loop stays tight
+        offset += seg[p]
+        dst[p] = offset
+    return 0
+
+
+def parallel_prefix_sums(values: np.ndarray, threads: int = 1) -> BaselineResult:
+    """Inclusive prefix sums of ``values`` then their total (the reduction problem's answer
+    form), by the two-pass scan on ``threads`` OS threads.
+
+    ``seconds`` runs from the release of the threads to the last one's return; the output
+    array is allocated and written before (as the LLP solvers' initial state is), and
+    compilation (or loading it from numba's cache) is timed apart.
+    """
+    a = np.ascontiguousarray(values, dtype=np.int64)
+    out = np.full(a.shape[0], 0, dtype=np.int64)
+    sums = np.zeros(max(1, threads) * sync.PAD, dtype=np.int64)
+    ctl = sync.new_control()
+    compile_s, _ = _compile(_scan_worker, (np.int64(0), np.int64(threads), a, out, sums, ctl))
+    per_thread = [(np.int64(t), np.int64(threads), a, out, sums, ctl) for t in range(threads)]
+    seconds = _run_threads(_scan_worker, per_thread, ctl)
+    total = out[-1] if out.shape[0] else np.int64(0)
+    return BaselineResult(
+        answer=np.append(out, total),
+        seconds=seconds,
+        compile_seconds=compile_s,
+        name=NAME,
+        params={"threads": threads},
+    )

@@ -1,0 +1,59 @@
+"""Which baseline a sweep times for a problem: the problem's own, by name, or a peer.
+
+A problem module lists its baselines in ``BASELINES`` (name -> ``run(inst, threads,
+**params)``), its default first; the peers of :data:`llpbench.baselines.peers.PEERS` that
+solve the problem follow. A sweep names one with ``baseline/NAME`` (``--baseline NAME``);
+plain ``baseline`` is the default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from types import ModuleType
+
+from llpbench.baselines import BaselineResult
+from llpbench.baselines.peers import PEERS, peers_for, require_peer, run_peer
+from llpbench.errors import UnknownNameError
+
+#: Own baselines that take SSSP's Δ (peers say so in their :class:`Peer` entry).
+TAKES_DELTA = ("delta-stepping",)
+
+
+def _peer_on_instance(name: str, problem: str, inst, threads: int, **params) -> BaselineResult:
+    return run_peer(name, problem, inst.meta["graph"], inst.meta["source"], threads, **params)
+
+
+def baselines_of(module: ModuleType) -> dict[str, Callable[..., BaselineResult]]:
+    """Every baseline of a problem module by name: its own (default first), then its peers."""
+    table = dict(getattr(module, "BASELINES", None) or {"default": module.baseline})
+    for name in peers_for(module.NAME):
+        table.setdefault(name, partial(_peer_on_instance, name, module.NAME))
+    return table
+
+
+def default_baseline(module: ModuleType) -> str:
+    """The name of the baseline a plain ``baseline`` config times."""
+    return next(iter(baselines_of(module)))
+
+
+def check_baseline(module: ModuleType, name: str) -> None:
+    """Refuse an unknown baseline name, or a peer whose package is not installed.
+
+    Raises
+    ------
+    UnknownNameError
+        Listing the problem's baselines.
+    llpbench.baselines.peers.MissingPeerError
+        Naming the extra that installs the peer.
+    """
+    table = baselines_of(module)
+    if name not in table:
+        raise UnknownNameError(f"{module.NAME} baseline", name, list(table))
+    if name in PEERS:
+        require_peer(name, module.NAME)
+
+
+def takes_delta(name: str) -> bool:
+    """True if baseline ``name`` runs with SSSP's tuned Δ."""
+    return name in TAKES_DELTA or (name in PEERS and PEERS[name].takes_delta)
