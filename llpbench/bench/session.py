@@ -62,7 +62,7 @@ def run_sweep(
         status="running",
     )
     store.write_meta(meta)
-    deltas = DeltaChooser(root / "delta.json", console=console)
+    deltas = DeltaChooser(Path(cache_dir) if cache_dir else None, console=console)
     runner = Runner(sweep, store, cache_dir=Path(cache_dir) if cache_dir else None,
                     delta_for=deltas)
     summary = RunSummary()
@@ -70,10 +70,6 @@ def run_sweep(
     status = "interrupted"
     try:
         todo = runner.pending()
-        for study in sweep.studies:
-            if study.problem == "sssp":
-                for name in study.graphs:
-                    deltas.consider(runner.graph(name))
         total = sum(len(reps) for _, reps in todo)
         summary.rows_skipped = store.count_rows()
         with Progress(
