@@ -62,15 +62,16 @@ def _med(values: list[float]) -> float:
 class Peer:
     """The GAP side of one graph: its file, and checked runs."""
 
-    def __init__(self, gap_bin: Path, graph, workdir: Path) -> None:
+    def __init__(self, gap_bin: Path, graph, workdir: Path, env: dict[str, str]) -> None:
         self.gap_bin = gap_bin
         self.graph = graph
+        self.env = env
         self.file = export_for_gap(graph, workdir, gap_bin=gap_bin)
 
     def run(self, source: int, threads: int, trials: int, delta: int, reached: int | None,
             verify: bool = False) -> list[float]:
         r = run_gap("sssp", self.file.path, source, threads, trials, delta,
-                    gap_bin=self.gap_bin, verify=verify)
+                    gap_bin=self.gap_bin, verify=verify, env=self.env)
         check_same_graph(self.graph, r.nodes, r.edges, f"GAP sssp on {self.file.path.name}")
         if verify and r.verified is not True:
             raise GapError(f"GAP's own verification failed: source {source}, T={threads}")
@@ -86,7 +87,7 @@ def bench_graph(name: str, args, threads: list[int], peer_bin: Path | None, cons
         f"tuning Δ for family {f!r} on {ref} (llpbench tune-delta rule)"))
     delta = int(args.delta) if args.delta else int(fam.delta)
     sources = pick_sources(graph, args.sources, 42)
-    peer = Peer(peer_bin, graph, workdir) if peer_bin else None
+    peer = Peer(peer_bin, graph, workdir, args.gap_env) if peer_bin else None
     base = "GAP" if peer else "scipy"
     console.print(
         f"\n[bold]{name}[/]: n={graph.n:,} arcs={graph.m:,}, Δ={delta} "
@@ -95,7 +96,7 @@ def bench_graph(name: str, args, threads: list[int], peer_bin: Path | None, cons
                                 f"({peer.file.nodes:,} nodes, {peer.file.edges:,} edges)"
                                 if peer else "")
     )
-    insts = {s: sssp.instance(graph, s) for s in sources}
+    insts = {s: sssp.instance(graph, s, delta=delta) for s in sources}  # bucketed width: Δ
     refs = {s: sssp.reference(insts[s]) for s in sources}
     reached = {s: int(np.isfinite(refs[s]).sum()) for s in sources}
     configs = [DS] + [f"worklist/{w}" for w in args.worklists]
@@ -224,10 +225,15 @@ def main() -> None:
     ap.add_argument("--delta", type=int, help="force this Δ (default: the family's tuned Δ)")
     ap.add_argument("--worklists", default=",".join(WORKLISTS), help="LLP worklists to run")
     ap.add_argument("--gap-grid", action="store_true", help="also find GAP's fastest Δ")
+    ap.add_argument("--gap-env", action="append", default=[], metavar="KEY=VALUE",
+                    help="extra environment for GAP (e.g. OMP_WAIT_POLICY=passive)")
     ap.add_argument("--workdir", type=Path, help="where GAP's graph files go (default: temp)")
     ap.add_argument("--csv", type=Path, help="write the ratio table here (raw times: .raw.csv)")
     args = ap.parse_args()
     args.worklists = [w for w in args.worklists.split(",") if w]
+    if any("=" not in kv for kv in args.gap_env):
+        sys.exit("error: --gap-env takes KEY=VALUE")
+    args.gap_env = dict(kv.split("=", 1) for kv in args.gap_env)
     bad = [w for w in args.worklists if w not in WORKLISTS]
     if bad:
         sys.exit(f"error: unknown worklist {bad[0]!r} (known: {', '.join(WORKLISTS)})")
@@ -235,7 +241,7 @@ def main() -> None:
         threads = parse_threads(args.threads)
     except Exception as exc:
         sys.exit(f"error: {exc}")
-    console = Console(highlight=False, soft_wrap=False)
+    console = Console(highlight=False, soft_wrap=False, width=max(Console().width, 150))
     peer_bin = None
     if args.gap_bin is None:
         console.print("no GAP build given (--gap-bin): comparing against scipy's Dijkstra only")
@@ -249,7 +255,8 @@ def main() -> None:
     load0 = os.getloadavg()
     console.print(f"load average before: {load0[0]:.2f} {load0[1]:.2f} {load0[2]:.2f} "
                   f"on {os.cpu_count()} CPUs; rounds={args.rounds} trials={args.trials} "
-                  f"sources={args.sources} threads={threads}")
+                  f"sources={args.sources} threads={threads}"
+                  + (f"; GAP environment {args.gap_env}" if args.gap_env else ""))
     rows: list[dict] = []
     raw: list[dict] = []
     with tempfile.TemporaryDirectory(prefix="llpbench-gap-") as tmp:

@@ -147,6 +147,7 @@ def run_gap(
     verify: bool = False,
     analysis: bool = True,
     timeout: float | None = 600,
+    env: dict[str, str] | None = None,
 ) -> GapResult:
     """Run GAP's ``kernel`` on the graph file ``path`` and return its parsed output.
 
@@ -172,6 +173,8 @@ def run_gap(
     verify, analysis : bool
         ``-v`` (GAP checks every trial against its serial Dijkstra) and ``-a`` (statistics of
         the last trial).
+    env : dict, optional
+        Extra environment for the run (e.g. ``OMP_WAIT_POLICY``).
 
     Raises
     ------
@@ -190,9 +193,9 @@ def run_gap(
         cmd.append("-v")
     if analysis:
         cmd.append("-a")
-    env = dict(os.environ, OMP_NUM_THREADS=str(int(threads)))
+    full_env = dict(os.environ, **(env or {}), OMP_NUM_THREADS=str(int(threads)))
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=full_env, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise GapError(f"GAP {kernel} on {path}: no result within {timeout} s") from None
     if proc.returncode != 0:
