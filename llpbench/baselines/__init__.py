@@ -19,6 +19,9 @@ class BaselineResult:
 
     ``seconds`` excludes compilation, which is reported in ``compile_seconds``; ``params``
     holds what was tuned (e.g. ``{"delta": 64}``), recorded beside the time in results.
+    ``cpu_seconds``, when the solve ran on the calling thread alone, is that thread's CPU
+    time over the same interval: other processes' load barely moves it, which makes it the
+    steadier clock for comparing one-thread runs on a shared machine (Δ tuning uses it).
     """
 
     answer: np.ndarray
@@ -27,3 +30,4 @@ class BaselineResult:
     name: str
     params: dict[str, Any] = field(default_factory=dict)
     counters: dict[str, int] = field(default_factory=dict)
+    cpu_seconds: float | None = None

@@ -8,9 +8,12 @@ distance drops is put into the bucket of its new distance.
 
 Two kernels:
 
-* **one thread** (:func:`_solve_serial`): plain loads and stores, no atomics, no barriers.
-  Buckets are intrusive doubly linked lists over the vertices (``next``/``prev``/``where``), so
-  a vertex is in at most one bucket, a decrease moves it in O(1) and nothing is ever stale.
+* **one thread** (:func:`_solve_serial`): plain loads and stores, no atomics, no barriers,
+  GAP's bins without its threads: a vertex is appended to the bucket of each new distance
+  (append-only chunk lists, nothing unlinked), the current bucket is worked through until no
+  entry arrives in it, and an entry whose vertex was already relaxed at its present distance
+  is skipped. (An earlier version kept each vertex in exactly one bucket with intrusive
+  doubly linked lists; the unlinking cost ~3x GAP's time per vertex on road networks.)
 * **T threads** (:func:`_worker`), GAP's algorithm: a shared frontier holds the current
   bucket; threads claim chunks of it dynamically, relax with an atomic min and put improved
   vertices into *thread-local* bins; each thread keeps processing its own copy of the current
@@ -127,186 +130,38 @@ def _bucket_impl(d, delta):
     return float_impl
 
 
-# --------------------------------------------------------------------------- one thread
+def _bucket_start(b, delta):  # pragma: no cover - replaced by the overload in compiled code
+    raise NotImplementedError
 
 
-@njit(nogil=True, cache=True)
-def _solve_serial(indptr, indices, weights, dist, source, delta, ring, ctr):
-    """Δ-stepping on one thread; ``dist`` holds inf/INT_INF everywhere except the source.
-
-    Bucket ``b`` is the FIFO list in slot ``b % ring`` (slot ``ring``: the far pile);
-    ``where[v]`` is the slot holding ``v``, or -1.
-    """
-    n = dist.shape[0]
-    mask = ring - 1
-    far_slot = ring
-    nxt = np.empty(n, indices.dtype)
-    prv = np.empty(n, indices.dtype)
-    where = np.full(n, -1, np.int32)
-    head = np.full(ring + 1, -1, indices.dtype)
-    tail = np.full(ring + 1, -1, indices.dtype)
-    n_buckets = 0
-    n_processed = 0
-    n_relax = 0
-    n_improved = 0
-    n_far = 0
-    in_ring = 1
-    far_count = 0
-    far_min = NO_BIN
-    cur = _bucket(dist[source], delta)
-    s0 = cur & mask
-    nxt[source] = -1
-    prv[source] = -1
-    head[s0] = source
-    tail[s0] = source
-    where[source] = s0
-    while True:
-        slot = cur & mask
-        n_buckets += 1
-        while head[slot] >= 0:
-            u = head[slot]
-            q = nxt[u]
-            head[slot] = q
-            if q >= 0:
-                prv[q] = -1
-            else:
-                tail[slot] = -1
-            where[u] = -1
-            in_ring -= 1
-            n_processed += 1
-            du = dist[u]
-            lo = indptr[u]
-            hi = indptr[u + 1]
-            n_relax += hi - lo
-            for e in range(lo, hi):
-                v = indices[e]
-                nd = du + weights[e]
-                if nd < dist[v]:
-                    dist[v] = nd
-                    n_improved += 1
-                    b = _bucket(nd, delta)
-                    if b - cur < ring:
-                        ns = b & mask
-                        ws = where[v]
-                        if ws == ns:
-                            continue  # already waiting in that bucket
-                        if ws >= 0:  # unlink v from its old bucket
-                            p = prv[v]
-                            x = nxt[v]
-                            if p >= 0:
-                                nxt[p] = x
-                            else:
-                                head[ws] = x
-                            if x >= 0:
-                                prv[x] = p
-                            else:
-                                tail[ws] = p
-                            if ws == far_slot:
-                                far_count -= 1
-                            else:
-                                in_ring -= 1
-                        t = tail[ns]  # append v to its new bucket
-                        nxt[v] = -1
-                        prv[v] = t
-                        if t >= 0:
-                            nxt[t] = v
-                        else:
-                            head[ns] = v
-                        tail[ns] = v
-                        where[v] = ns
-                        in_ring += 1
-                    else:
-                        if b < far_min:
-                            far_min = b
-                        ws = where[v]
-                        if ws == far_slot:
-                            continue
-                        if ws >= 0:
-                            p = prv[v]
-                            x = nxt[v]
-                            if p >= 0:
-                                nxt[p] = x
-                            else:
-                                head[ws] = x
-                            if x >= 0:
-                                prv[x] = p
-                            else:
-                                tail[ws] = p
-                            in_ring -= 1
-                        t = tail[far_slot]
-                        nxt[v] = -1
-                        prv[v] = t
-                        if t >= 0:
-                            nxt[t] = v
-                        else:
-                            head[far_slot] = v
-                        tail[far_slot] = v
-                        where[v] = far_slot
-                        far_count += 1
-                        n_far += 1
-        # the next non-empty bucket in the ring
-        nb = NO_BIN
-        if in_ring > 0:
-            for b in range(cur + 1, cur + ring):
-                if head[b & mask] >= 0:
-                    nb = b
-                    break
-        if far_count > 0 and far_min <= nb:
-            # the far pile may hold the next bucket: move the ring there, pull in what fits
-            exact = NO_BIN
-            x = head[far_slot]
-            while x >= 0:
-                exact = min(exact, _bucket(dist[x], delta))
-                x = nxt[x]
-            nb = min(nb, exact)
-            far_min = NO_BIN
-            x = head[far_slot]
-            while x >= 0:
-                y = nxt[x]
-                b = _bucket(dist[x], delta)
-                if b - nb < ring:
-                    p = prv[x]
-                    if p >= 0:
-                        nxt[p] = y
-                    else:
-                        head[far_slot] = y
-                    if y >= 0:
-                        prv[y] = p
-                    else:
-                        tail[far_slot] = p
-                    ns = b & mask
-                    t = tail[ns]
-                    nxt[x] = -1
-                    prv[x] = t
-                    if t >= 0:
-                        nxt[t] = x
-                    else:
-                        head[ns] = x
-                    tail[ns] = x
-                    where[x] = ns
-                    far_count -= 1
-                    in_ring += 1
-                    n_far += 1
-                elif b < far_min:
-                    far_min = b
-                x = y
-        if nb == NO_BIN:
-            break
-        cur = nb
-    ctr[0, C_BUCKETS] = n_buckets
-    ctr[0, C_PROCESSED] = n_processed
-    ctr[0, C_RELAX] = n_relax
-    ctr[0, C_IMPROVED] = n_improved
-    ctr[0, C_FAR] = n_far
+@overload(_bucket_start)
+def _bucket_start_impl(b, delta):
+    """The smallest distance of bucket ``b`` (exact for integers; floats use :func:`_below`)."""
+    return lambda b, delta: b * delta
 
 
-# --------------------------------------------------------------------------- T threads
-# Thread-local bins: slot s of the ring is a linked list of chunks (head[s] .. tail[s]) in the
-# thread's pool; chunk c holds pool[c * CHUNK : c * CHUNK + ccount[c]] and links to cnext[c].
+def _below(d, b, start, delta):  # pragma: no cover - replaced by the overload in compiled code
+    raise NotImplementedError
+
+
+@overload(_below)
+def _below_impl(d, b, start, delta):
+    """Whether distance ``d`` lies below bucket ``b`` (whose smallest distance is ``start``):
+    one comparison for integers (GAP's ``dist[u] >= delta * bin``), the exact bucket for
+    floats, where ``b * Δ`` and ``floor(d / Δ)`` may round differently."""
+    if isinstance(d, types.Integer):
+        return lambda d, b, start, delta: d < start
+    return lambda d, b, start, delta: _bucket(d, delta) < b
+
+
+# --------------------------------------------------------------------------- bins
+# Bins (both kernels): slot s of the ring is a linked list of chunks (head[s] .. tail[s]) in
+# a pool (one per thread); chunk c holds pool[c * CHUNK : c * CHUNK + ccount[c]] and links
+# to cnext[c].
 # pst = [free-list head, chunks ever used, free chunks, items in the ring, far length, far min,
 # lowest possibly non-empty ring bucket].
 # The hot path (claim an item, relax its arcs, push to a bin) is written out inline in
-# _worker: numba increfs every array argument of a called function, two atomic operations
+# the kernels: numba increfs every array argument of a called function, two atomic operations
 # per array and call, which cost more than the relaxations themselves.
 
 P_FREE = 0
@@ -318,7 +173,7 @@ P_FARMIN = 5
 P_LOW = 6  # no non-empty bucket of this thread's ring lies below this one
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def _new_chunk(cnext, ccount, pst):
     c = pst[P_FREE]
     if c >= 0:
@@ -347,12 +202,175 @@ def _grow_pool(pool, cnext, ccount, pst, need):
 
 
 @njit(nogil=True, cache=True)
-def _grow_far(far, pst, need):
-    far2 = np.empty(max(2 * far.shape[0], pst[P_FARLEN] + need), far.dtype)
-    far2[: pst[P_FARLEN]] = far[: pst[P_FARLEN]]
+def _grow_far(far, length, need):
+    """A bigger copy of the far pile, keeping its first ``length`` entries."""
+    far2 = np.empty(max(2 * far.shape[0], length + need), far.dtype)
+    far2[:length] = far[:length]
     return far2
 
 
+# --------------------------------------------------------------------------- one thread
+
+
+@njit(nogil=True, cache=True)
+def _solve_serial(indptr, indices, weights, dist, source, delta, ring, ctr):
+    """Δ-stepping on one thread; ``dist`` holds inf/INT_INF everywhere except the source.
+
+    GAP's shape without its threads: bucket ``b`` is an append-only list of chunks in ring
+    slot ``b % ring`` (a vertex is appended again each time its distance drops; nothing is
+    ever unlinked), the current bucket is detached and worked through until no new entry
+    arrives in it, and an entry is skipped when its vertex's distance has dropped below the
+    bucket (it was relaxed in an earlier one). Arcs that land ``ring`` or more buckets ahead
+    go to the far pile.
+    """
+    mask = ring - 1
+    pool = np.empty(INIT_CHUNKS * CHUNK, indices.dtype)
+    cnext = np.empty(INIT_CHUNKS, np.int64)
+    ccount = np.empty(INIT_CHUNKS, np.int64)
+    pst = np.zeros(8, np.int64)
+    pst[P_FREE] = -1
+    head = np.full(ring, -1, np.int64)
+    tail = np.full(ring, -1, np.int64)
+    far = np.empty(64, indices.dtype)
+    n_buckets = 0
+    n_processed = 0
+    n_relax = 0
+    n_improved = 0
+    n_stale = 0
+    n_far = 0
+    far_len = 0
+    far_min = NO_BIN
+    in_ring = 1
+    cur = _bucket(dist[source], delta)
+    c0 = _new_chunk(cnext, ccount, pst)
+    pool[c0 * CHUNK] = source
+    ccount[c0] = 1
+    head[cur & mask] = c0
+    tail[cur & mask] = c0
+    while True:
+        slot = cur & mask
+        lo_dist = _bucket_start(cur, delta)
+        n_buckets += 1
+        while head[slot] >= 0:
+            c = head[slot]  # detach the bucket; what its vertices add to it forms a new list
+            head[slot] = -1
+            tail[slot] = -1
+            while c >= 0:
+                cnt = ccount[c]
+                in_ring -= cnt
+                # room first for all that this chunk's vertices may push: arrays are only
+                # replaced here, once per chunk (numba pays two atomic reference-count
+                # updates per replaced array and loop iteration where it happens)
+                total = 0
+                for k in range(cnt):
+                    u = pool[c * CHUNK + k]
+                    total += indptr[u + 1] - indptr[u]
+                need = total // CHUNK + min(total, ring) + 2
+                if cnext.shape[0] - pst[P_USED] + pst[P_NFREE] < need:
+                    pool, cnext, ccount = _grow_pool(pool, cnext, ccount, pst, need)
+                if far_len + total > far.shape[0]:
+                    far = _grow_far(far, far_len, total)
+                for k in range(cnt):
+                    u = pool[c * CHUNK + k]
+                    du = dist[u]
+                    if _below(du, cur, lo_dist, delta):
+                        n_stale += 1  # lowered since, and relaxed in an earlier bucket
+                        continue
+                    n_processed += 1
+                    lo = indptr[u]
+                    hi = indptr[u + 1]
+                    n_relax += hi - lo
+                    for e in range(lo, hi):
+                        v = indices[e]
+                        nd = du + weights[e]
+                        if nd < dist[v]:
+                            dist[v] = nd
+                            n_improved += 1
+                            b = _bucket(nd, delta)
+                            if b - cur < ring:
+                                s = b & mask
+                                t = tail[s]
+                                if t < 0 or ccount[t] == CHUNK:
+                                    nc = _new_chunk(cnext, ccount, pst)
+                                    if t < 0:
+                                        head[s] = nc
+                                    else:
+                                        cnext[t] = nc
+                                    tail[s] = nc
+                                    t = nc
+                                pool[t * CHUNK + ccount[t]] = v
+                                ccount[t] += 1
+                                in_ring += 1
+                            else:
+                                far[far_len] = v
+                                far_len += 1
+                                if b < far_min:
+                                    far_min = b
+                                n_far += 1
+                nc = cnext[c]
+                cnext[c] = pst[P_FREE]
+                pst[P_FREE] = c
+                pst[P_NFREE] += 1
+                c = nc
+        # the next non-empty bucket in the ring
+        nb = NO_BIN
+        if in_ring > 0:
+            for b in range(cur + 1, cur + ring):
+                if head[b & mask] >= 0:
+                    nb = b
+                    break
+        if far_len > 0 and far_min <= nb:
+            # the far pile may hold the next bucket: move there, pull in what fits the ring
+            exact = NO_BIN
+            for j in range(far_len):
+                x = far[j]
+                exact = min(exact, _bucket(dist[x], delta))
+            nb = min(nb, exact)
+            kept = 0
+            far_min = NO_BIN
+            need = far_len // CHUNK + min(far_len, ring) + 2
+            if cnext.shape[0] - pst[P_USED] + pst[P_NFREE] < need:
+                pool, cnext, ccount = _grow_pool(pool, cnext, ccount, pst, need)
+            for j in range(far_len):
+                x = far[j]
+                b = _bucket(dist[x], delta)
+                if b < cur:
+                    n_stale += 1  # lowered since, and relaxed in an earlier bucket
+                    continue
+                if b - nb < ring:
+                    s = b & mask
+                    t = tail[s]
+                    if t < 0 or ccount[t] == CHUNK:
+                        nc = _new_chunk(cnext, ccount, pst)
+                        if t < 0:
+                            head[s] = nc
+                        else:
+                            cnext[t] = nc
+                        tail[s] = nc
+                        t = nc
+                    pool[t * CHUNK + ccount[t]] = x
+                    ccount[t] += 1
+                    in_ring += 1
+                    n_far += 1
+                else:
+                    far[kept] = x
+                    kept += 1
+                    if b < far_min:
+                        far_min = b
+            far_len = kept
+        if nb == NO_BIN:
+            break
+        cur = nb
+    ctr[0, C_BUCKETS] = n_buckets
+    ctr[0, C_PROCESSED] = n_processed
+    ctr[0, C_RELAX] = n_relax
+    ctr[0, C_IMPROVED] = n_improved
+    ctr[0, C_STALE] = n_stale
+    ctr[0, C_FAR] = n_far
+    ctr[0, C_CHUNKS] = pst[P_USED]
+
+
+# --------------------------------------------------------------------------- T threads
 @njit(nogil=True, cache=True)
 def _barrier(sh, nthreads):
     """Generation-counting barrier; waiting threads yield (T may exceed the cores)."""
@@ -400,36 +418,25 @@ def _worker(tid, nthreads, indptr, indices, weights, dist, delta, ring, frontier
         if tid == 0:
             row[C_BUCKETS] += 1
         # 1-2. the shared frontier (the current bucket), claimed GRAIN items at a time, then
-        # bucket fusion: this thread's own part of the bucket, while it stays small
+        # bucket fusion: this thread's own part of the bucket, chunk by chunk, while it stays
+        # small. Work comes in batches (a grain, or a chunk); room for everything a batch may
+        # push is made before it, so arrays are replaced once per batch, never per vertex
+        # (numba pays two atomic reference-count updates per replaced array and iteration).
         fsize = atomic_load(sh, SH_SIZE + par * _PAD)
         cslot = cur & mask
+        lo_dist = _bucket_start(cur, delta)
         fusing = False
-        i = 0
-        stop = 0
         c = -1
-        k = 0
         while True:
             if not fusing:
-                if i >= stop:
-                    i = atomic_fetch_add(sh, SH_CURSOR + par * _PAD, GRAIN)
-                    stop = min(i + GRAIN, fsize)
-                    if i >= fsize:
-                        fusing = True
-                        continue
-                u = frontier[i]
-                i += 1
-                du = atomic_load(dist, u)
-                if _bucket(du, delta) < cur:
-                    n_stale += 1
+                i = atomic_fetch_add(sh, SH_CURSOR + par * _PAD, GRAIN)
+                if i >= fsize:
+                    fusing = True
                     continue
+                stop = min(i + GRAIN, fsize)
+                batch = frontier
+                start = i
             else:
-                if c >= 0 and k >= ccount[c]:  # chunk done: free it, go to the next
-                    nc = cnext[c]
-                    cnext[c] = pst[P_FREE]
-                    pst[P_FREE] = c
-                    pst[P_NFREE] += 1
-                    c = nc
-                    k = 0
                 if c < 0:
                     sz = size[cslot]
                     if sz == 0 or sz >= FUSE_LIMIT:
@@ -439,55 +446,71 @@ def _worker(tid, nthreads, indptr, indices, weights, dist, delta, ring, frontier
                     tail[cslot] = -1
                     pst[P_INRING] -= sz
                     size[cslot] = 0
-                    k = 0
-                u = pool[c * CHUNK + k]
-                k += 1
-                du = atomic_load(dist, u)
-                n_fused += 1
-            # relax u's out-arcs; room first for what they may push
-            lo = indptr[u]
-            hi = indptr[u + 1]
-            deg = hi - lo
-            need = deg // CHUNK + min(deg, ring) + 2
+                batch = pool
+                start = c * CHUNK
+                stop = start + ccount[c]
+            total = 0
+            for k in range(start, stop):
+                u = batch[k]
+                total += indptr[u + 1] - indptr[u]
+            need = total // CHUNK + min(total, ring) + 2
             if cnext.shape[0] - pst[P_USED] + pst[P_NFREE] < need:
                 pool, cnext, ccount = _grow_pool(pool, cnext, ccount, pst, need)
-            if pst[P_FARLEN] + deg > far.shape[0]:
-                far = _grow_far(far, pst, deg)
-            n_processed += 1
-            n_relax += deg
-            for e in range(lo, hi):
-                v = indices[e]
-                nd = du + weights[e]
-                if nd < atomic_load(dist, v):
-                    if nd < atomic_min(dist, v, nd):
-                        n_improved += 1
-                        b = _bucket(nd, delta)
-                        if b - cur < ring:
-                            s = b & mask
-                            t = tail[s]
-                            if t < 0 or ccount[t] == CHUNK:
-                                nc = _new_chunk(cnext, ccount, pst)
-                                if t < 0:
-                                    head[s] = nc
-                                else:
-                                    cnext[t] = nc
-                                tail[s] = nc
-                                t = nc
-                            pool[t * CHUNK + ccount[t]] = v
-                            ccount[t] += 1
-                            size[s] += 1
-                            pst[P_INRING] += 1
-                            if b < pst[P_LOW]:
-                                pst[P_LOW] = b
+                if fusing:
+                    batch = pool
+            if pst[P_FARLEN] + total > far.shape[0]:
+                far = _grow_far(far, pst[P_FARLEN], total)
+            for k in range(start, stop):
+                u = batch[k]
+                du = atomic_load(dist, u)
+                if _below(du, cur, lo_dist, delta):
+                    n_stale += 1
+                    continue
+                if fusing:
+                    n_fused += 1
+                lo = indptr[u]
+                hi = indptr[u + 1]
+                n_processed += 1
+                n_relax += hi - lo
+                for e in range(lo, hi):
+                    v = indices[e]
+                    nd = du + weights[e]
+                    if nd < atomic_load(dist, v):
+                        if nd < atomic_min(dist, v, nd):
+                            n_improved += 1
+                            b = _bucket(nd, delta)
+                            if b - cur < ring:
+                                s = b & mask
+                                t = tail[s]
+                                if t < 0 or ccount[t] == CHUNK:
+                                    nc = _new_chunk(cnext, ccount, pst)
+                                    if t < 0:
+                                        head[s] = nc
+                                    else:
+                                        cnext[t] = nc
+                                    tail[s] = nc
+                                    t = nc
+                                pool[t * CHUNK + ccount[t]] = v
+                                ccount[t] += 1
+                                size[s] += 1
+                                pst[P_INRING] += 1
+                                if b < pst[P_LOW]:
+                                    pst[P_LOW] = b
+                            else:
+                                fl = pst[P_FARLEN]
+                                far[fl] = v
+                                pst[P_FARLEN] = fl + 1
+                                if b < pst[P_FARMIN]:
+                                    pst[P_FARMIN] = b
+                                n_far += 1
                         else:
-                            fl = pst[P_FARLEN]
-                            far[fl] = v
-                            pst[P_FARLEN] = fl + 1
-                            if b < pst[P_FARMIN]:
-                                pst[P_FARMIN] = b
-                            n_far += 1
-                    else:
-                        n_lost += 1
+                            n_lost += 1
+            if fusing:  # chunk done: free it, go to the next
+                nc = cnext[c]
+                cnext[c] = pst[P_FREE]
+                pst[P_FREE] = c
+                pst[P_NFREE] += 1
+                c = nc
         # 3. this thread's lowest non-empty bucket, min-reduced into the next round's slot
         cand = NO_BIN
         if pst[P_INRING] > 0:
@@ -623,6 +646,22 @@ def resolve_delta(graph: Graph, delta: float | None) -> int | float:
     return d
 
 
+def distance_type(graph: Graph) -> tuple[type, int | float]:
+    """The kernels' distance dtype and its "unreached" value.
+
+    int32 (GAP's ``WeightT``) when the weights are integers packed as int32
+    (:attr:`Graph.packed_arcs`) and no simple path can reach 2**31 - 1 ((n - 1) * max weight
+    below it): half the bytes of int64 in the randomly accessed distance array. int64 for
+    other integer weights, float64 (inf) for float weights.
+    """
+    if not graph.integer_weights:
+        return np.float64, np.inf
+    maxw = int(graph.weights.max()) if graph.m else 0
+    if graph.packed_arcs is not None and max(graph.n - 1, 1) * maxw < 2**31 - 1:
+        return np.int32, 2**31 - 1
+    return np.int64, INT_INF
+
+
 def _ring_size(graph: Graph, delta: int | float, cap: int) -> int:
     """Ring slots: a power of two >= max_weight / Δ + 2 (then no arc reaches past the ring)."""
     maxw = graph.weights.max() if graph.m else 0
@@ -688,23 +727,26 @@ def delta_stepping(
     threads = int(threads)
     delta_used = resolve_delta(graph, delta)
     integer = graph.integer_weights
-    if integer:
-        dist = np.full(n, INT_INF, dtype=np.int64)
-        kdelta = np.int64(delta_used)
-    else:
-        dist = np.full(n, np.inf, dtype=np.float64)
-        kdelta = np.float64(delta_used)
-    dist[source] = 0
     indptr, indices, weights = graph.indptr, graph.indices, graph.weights
+    dtype, inf = distance_type(graph)
+    if integer:
+        kdelta = np.int64(delta_used)
+        if dtype == np.int32:
+            indices, weights = graph.packed_arcs
+    else:
+        kdelta = np.float64(delta_used)
+    dist = np.full(n, inf, dtype=dtype)
+    dist[source] = 0
     ctr = np.zeros((threads, ROW), dtype=np.int64)
 
     if threads == 1:
         ring = _ring_size(graph, delta_used, MAX_RING_SERIAL)
         args = (indptr, indices, weights, dist, np.int64(source), kdelta, np.int64(ring), ctr)
         compile_s, _ = _compile(_solve_serial, args)
-        t0 = time.perf_counter()
+        c0, t0 = time.thread_time(), time.perf_counter()
         _solve_serial(*args)
         seconds = time.perf_counter() - t0
+        cpu_seconds = time.thread_time() - c0
     else:
         ring = _ring_size(graph, delta_used, MAX_RING_PARALLEL)
         frontier = np.empty(max(1, n), dtype=indices.dtype)
@@ -718,10 +760,11 @@ def delta_stepping(
         compile_s, _ = _compile(_worker, (np.int64(0), np.int64(threads)) + common)
         per_thread = [(np.int64(t), np.int64(threads)) + common for t in range(threads)]
         seconds = _run_threads(_worker, per_thread, sh, SH_READY, SH_GO)
+        cpu_seconds = None
 
     answer = dist.astype(np.float64)
     if integer:
-        answer[dist == INT_INF] = np.inf
+        answer[dist == inf] = np.inf
     totals = ctr.sum(axis=0)
     counters = {name: int(totals[i]) for i, name in enumerate(COUNTER_NAMES)}
     counters["ring"] = int(ring)
@@ -732,4 +775,5 @@ def delta_stepping(
         name=NAME,
         params={"delta": delta_used, "threads": threads},
         counters=counters,
+        cpu_seconds=cpu_seconds,
     )

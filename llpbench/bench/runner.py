@@ -213,6 +213,13 @@ class Runner:
                 module, graph=graph, size=cell.size if cell.size >= 0 else None,
                 seed=cell.seed, source=max(cell.source, 0), variant=cell.study.variant,
             )
+            if (cell.study.problem == "sssp" and graph is not None
+                    and any(c.worklist == "bucketed" for c in cell.study.configs)):
+                # the bucketed worklist's bucket width is the Δ Δ-stepping gets
+                delta = self.delta_for(graph, cell.source, cell.study.delta)
+                if delta is not None:
+                    inst = self._instances[key]
+                    inst.bucket_width = module.bucket_width(graph, inst.arrays[6], delta)
         inst = self._instances[key]
         if self.sweep.verify and key not in self._references:
             self._references[key] = module.reference(inst)

@@ -92,7 +92,7 @@ def run_sweep(
         console.print(f"[yellow]warning:[/yellow] {SLOW_WORKLIST_ENV} is set: solves over "
                       f"{', '.join(f'{k} +{v:g} s' for k, v in slowed.items())} (test only)")
     store.write_meta(meta)
-    deltas = DeltaChooser(root / "delta.json", console=console)
+    deltas = DeltaChooser(Path(cache_dir) if cache_dir else None, console=console)
     runner = Runner(sweep, store, cache_dir=Path(cache_dir) if cache_dir else None,
                     delta_for=deltas, only=shard.cells if shard is not None else None)
     summary = RunSummary()
@@ -118,10 +118,6 @@ def run_sweep(
 def _run(sweep, runner, deltas, store, summary, console, progress, order) -> None:
     """Every pending solve, group by group, under a progress bar."""
     todo = runner.pending()
-    for study in sweep.studies:
-        if study.problem == "sssp":
-            for name in study.graphs:
-                deltas.offer(name, runner.graph)
     total = sum(len(reps) for _, reps in todo)
     summary.rows_skipped = store.count_rows()
     with Progress(

@@ -1,19 +1,19 @@
-"""`llpbench tune-delta`: sweep Δ for the Δ-stepping baseline on one graph and show the grid.
+"""`llpbench tune-delta`: measure each graph family's Δ by the fixed rule and print the grid.
 
-Thin over :func:`llpbench.baselines.delta_tuning.tune_delta`; ``--save FILE`` records the
-winner for the graph's family with :func:`~llpbench.baselines.delta_tuning.save_tuned`.
+Thin over :mod:`llpbench.baselines.delta_family`: it always re-measures (the cache is what
+sweeps read; this command refreshes it unless ``--no-save``), prints every grid point with
+its median and interval so that a user sees how flat the curve is, and says whether the Δ
+chosen now is the one cached before.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from llpbench.cli.lists import split_ints
 from llpbench.cli.reading import DIRECTED, INDEX_BASE, WEIGHTS, read_options
 from llpbench.errors import SpecError
 
@@ -24,69 +24,98 @@ def register(app: typer.Typer) -> None:
 
 
 def tune_delta_command(
-    graph: str = typer.Option(
-        ..., "--graph", "-g", help="Registry name, rule name (kron-2e17) or graph file."
-    ),
-    threads: int = typer.Option(1, "--threads", "-t", min=1, help="Worker threads."),
-    reps: int = typer.Option(3, "--reps", "-r", min=1, help="Timed repetitions per Δ."),
-    source: list[str] | None = typer.Option(
-        None,
-        "--source",
-        "-s",
-        help="Source vertices (1,2 or repeat). Default: the vertex of largest out-degree.",
+    family: list[str] | None = typer.Option(
+        None, "--family", "-f", help="Family of configs/delta.toml (repeatable). Default: all.",
         show_default=False,
     ),
-    save: Path | None = typer.Option(
-        None, "--save", help="Record the best Δ for the graph's family in this JSON file."
+    graph: str | None = typer.Option(
+        None, "--graph", "-g",
+        help="Tune this graph's family (on the family's reference; a graph whose family has "
+        "none, such as a file, on itself).",
     ),
+    save: bool = typer.Option(True, "--save/--no-save", help="Update the Δ cache sweeps read."),
     cache_dir: Path | None = typer.Option(
         None,
         "--cache-dir",
         envvar="LLPBENCH_DATA_DIR",
-        help="Datasets cache folder (default: $LLPBENCH_DATA_DIR, else <repo>/datasets).",
+        help="Datasets cache folder, which holds the Δ cache (default: $LLPBENCH_DATA_DIR, "
+        "else <repo>/datasets).",
         show_default=False,
     ),
     directed: bool = DIRECTED,
     index_base: str = INDEX_BASE,
     weights: str = WEIGHTS,
 ) -> None:
-    """Time Δ-stepping over Δ = median weight x 2^-4..2^4 and print the fastest Δ."""
-    from llpbench.baselines.delta_stepping import MAX_THREADS
-    from llpbench.baselines.delta_tuning import save_tuned, tune_delta
+    """Measure Δ-stepping over the fixed Δ grid per family and print the grid and the rule's Δ."""
+    from llpbench.baselines import delta_family as dfam
     from llpbench.graphs.registry import load_graph
 
-    source = split_ints(source, "--source")
-    if threads > MAX_THREADS:
-        raise SpecError(f"--threads must be between 1 and {MAX_THREADS}, got {threads}")
-    options = read_options(directed, index_base, weights)
-    g = load_graph(graph, cache_dir=cache_dir, progress=True, options=options)
-    if g.n == 0:
-        raise SpecError(f"{g.name}: the graph has no vertices")
-    if source:
-        bad = [s for s in source if not 0 <= s < g.n]
-        if bad:
-            raise SpecError(f"--source {bad[0]} is not a vertex of {g.name} (0..{g.n - 1})")
-        sources = list(source)
-    else:
-        sources = [int(np.argmax(g.out_degrees()))]
-    result = tune_delta(g, sources, threads=threads, reps=reps)
-
-    per_solve = len(sources)
-    best_s = result.seconds(result.best)
+    rule = dfam.load_rule()
     console = Console(highlight=False, soft_wrap=False)
-    console.print(
-        f"Δ-stepping on {g.name} (n={g.n:,}, m={g.m:,}), {threads} thread(s), "
-        f"source(s) {', '.join(map(str, sources))}; median of {reps} per Δ"
-    )
-    table = Table()
-    table.add_column("delta", justify="right")
-    table.add_column("median ms", justify="right")
-    table.add_column("ratio to best", justify="right")
-    for d, sec in result.grid:
-        mark = " *" if d == result.best else ""
-        table.add_row(f"{d:g}{mark}", f"{sec / per_solve * 1e3:.3f}", f"{sec / best_s:.2f}")
+    targets = []  # (family label, graph to tune on)
+    if graph is not None:
+        g = load_graph(graph, cache_dir=cache_dir, progress=True,
+                       options=read_options(directed, index_base, weights))
+        if g.n == 0:
+            raise SpecError(f"{g.name}: the graph has no vertices")
+        ref = dfam.reference_for(g, rule)
+        if ref and ref != g.name:
+            console.print(f"{g.name} is of family {g.family!r}: its Δ is tuned on {ref}")
+            g = load_graph(ref, cache_dir=cache_dir, progress=True)
+            targets.append((g.family, g))
+        else:
+            targets.append((g.family if ref else f"{g.family}:{g.name}", g))
+    names = list(family or ([] if graph is not None else rule.families))
+    for f in names:
+        if f not in rule.families:
+            known = ", ".join(sorted(rule.families))
+            raise SpecError(f"unknown family {f!r} in configs/delta.toml (known: {known})")
+        targets.append((f, load_graph(rule.families[f], cache_dir=cache_dir, progress=True)))
+
+    path = dfam.cache_path(cache_dir)
+    before = dfam.read_cache(path)
+    summary = []
+    for label, g in targets:
+        console.print(
+            f"\n[bold]{label}[/]: tuning on {g.name} (n={g.n:,}, m={g.m:,}); rule: Δ = median "
+            f"weight x 2^{rule.k_min}..2^{rule.k_max}, {rule.sources} fixed sources, "
+            f"{rule.rounds} interleaved rounds, {rule.threads} thread, thread CPU time"
+        )
+        result = dfam.tune_on(g, rule, label)
+        console.print(_grid_table(result))
+        old = before.get(label, {})
+        prev = old.get("delta") if old.get("key") == result.key else None
+        same = "-" if prev is None else ("same" if prev == result.delta else f"was {prev:g}")
+        console.print(
+            f"Δ = {result.delta:g}  (tied within {rule.tolerance:.0%} of the fastest: "
+            f"{', '.join(f'{d:g}' for d in result.tied)}; prior Δ0 = {result.prior:.3g}; "
+            f"load average {result.load[0]:.2f}; cached before: {prev if prev else 'none'})"
+        )
+        summary.append((label, g.name, result, same))
+        if save:
+            dfam.write_cache(path, result)
+    table = Table(title="Δ per family", title_justify="left")
+    for col in ("family", "reference", "Δ", "tied", "vs cached"):
+        table.add_column(col)
+    for label, name, result, same in summary:
+        table.add_row(label, name, f"{result.delta:g}",
+                      " ".join(f"{d:g}" for d in result.tied), same)
     console.print(table)
-    console.print(f"best delta: {result.best:g} (family {g.family})")
-    if save is not None:
-        save_tuned(save, g.family, result.best)
-        console.print(f"saved delta {result.best:g} for family {g.family!r} to {save}")
+    if save:
+        console.print(f"saved to {path}")
+
+
+def _grid_table(result) -> Table:
+    best = min(p.fastest for p in result.grid)
+    table = Table()
+    for col in ("Δ", "fastest ms", "/ best", "median ms", "interval ms", "wall median ms", ""):
+        table.add_column(col, justify="right")
+    for p in result.grid:
+        mark = "* chosen" if p.delta == result.delta else ("tied" if p.delta in result.tied
+                                                           else "")
+        table.add_row(
+            f"{p.delta:g}", f"{p.fastest * 1e3:.3f}", f"{p.fastest / best:.2f}",
+            f"{p.median * 1e3:.3f}", f"{p.low * 1e3:.2f}-{p.high * 1e3:.2f}",
+            f"{p.wall_median * 1e3:.3f}", mark,
+        )
+    return table

@@ -132,6 +132,25 @@ class Graph:
             arr.setflags(write=False)
         return out
 
+    @cached_property
+    def packed_arcs(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """Arc heads and weights as int32 views of one interleaved ``(m, 2)`` array, or None.
+
+        Shortest-path kernels read an arc's head and weight together; interleaved, both come
+        in one cache line, and at 4 bytes each (GAP's ``WNode``) half as many bytes stream
+        through the caches as from ``indices`` plus int64 ``weights``. None when the weights
+        are floats or do not fit int32. Built once on first use; read-only.
+        """
+        if not self.integer_weights or self.n >= 2**31:
+            return None
+        if self.m and int(self.weights.max()) >= 2**31:
+            return None
+        arcs = np.empty((self.m, 2), dtype=np.int32)
+        arcs[:, 0] = self.indices
+        arcs[:, 1] = self.weights
+        arcs.setflags(write=False)
+        return arcs[:, 0], arcs[:, 1]
+
     def to_scipy(self):
         """The graph as a ``scipy.sparse.csr_matrix``, parallel arcs merged to the lightest.
 

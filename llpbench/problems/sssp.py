@@ -112,22 +112,34 @@ def stale(inst, state, j, key):
 # --- instances, answers, reference ---------------------------------------------------------
 
 
-def instance(graph: Graph, source: int = 0) -> Instance:
+def instance(graph: Graph, source: int = 0, delta: float | None = None) -> Instance:
     """The SSSP instance of ``graph`` from ``source``.
+
+    Integer weights that fit use the Δ-stepping kernel's compact form (arcs as interleaved
+    int32 head/weight pairs, int32 distances: see
+    :func:`llpbench.baselines.delta_stepping.distance_type`). ``delta`` sets the bucketed
+    worklist's bucket width (the tuned Δ of the graph's family, as Galois tunes its OBIM
+    shift); default the median arc weight.
 
     Raises
     ------
     ValueError
         If ``source`` is not a vertex of ``graph``.
     """
+    from llpbench.baselines.delta_stepping import distance_type
+
     if not 0 <= source < graph.n:
         raise ValueError(f"source {source} is not a vertex of {graph.name} (0..{graph.n - 1})")
     rptr, rsrc, rw = graph.reverse
+    heads, wts = graph.indices, graph.weights
     if graph.integer_weights:
-        dtype, scale, inf = np.int64, np.int64(1), np.int64(INT_INF)
+        dtype, inf = distance_type(graph)
+        scale, inf = np.int64(1), np.int64(inf)
+        if dtype == np.int32:
+            heads, wts = graph.packed_arcs
     else:
         dtype, scale, inf = np.float64, np.float64(FLOAT_PRIORITY_SCALE), np.float64(np.inf)
-    arrays = (graph.indptr, graph.indices, graph.weights, rptr, rsrc, rw, scale, inf)
+    arrays = (graph.indptr, heads, wts, rptr, rsrc, rw, scale, inf)
     n = graph.n
 
     def init_state() -> np.ndarray:
@@ -142,7 +154,7 @@ def instance(graph: Graph, source: int = 0) -> Instance:
         max_out=int(graph.out_degrees().max(initial=0)),
         init_state=init_state,
         init_work=np.array([source], dtype=np.int64),
-        bucket_width=bucket_width(graph, scale),
+        bucket_width=bucket_width(graph, scale, delta),
         meta={"source": source, "graph": graph, "integer": graph.integer_weights},
     )
 
@@ -154,8 +166,10 @@ def make(graph: Graph | None, size: int | None, seed: int, source: int) -> Insta
     return instance(graph, source)
 
 
-def bucket_width(graph: Graph, scale) -> int:
-    """A Δ for the bucketed worklist, in priority units: the median arc weight."""
+def bucket_width(graph: Graph, scale, delta: float | None = None) -> int:
+    """A Δ for the bucketed worklist, in priority units: ``delta``, else the median weight."""
+    if delta is not None:
+        return max(1, int(float(delta) * float(scale)))
     if graph.m == 0:
         return 1
     return max(1, int(np.median(graph.weights) * float(scale)))
@@ -165,7 +179,7 @@ def answer(inst: Instance, state: np.ndarray) -> np.ndarray:
     """Distances as float64, ``inf`` for unreachable vertices (exact for integer weights)."""
     d = state.astype(np.float64)
     if state.dtype.kind == "i":
-        d[state == INT_INF] = np.inf
+        d[state == inst.arrays[7]] = np.inf
     return d
 
 

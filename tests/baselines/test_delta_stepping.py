@@ -230,43 +230,36 @@ def test_tuned_json_bad_files(tmp_path):
         load_tuned(path)
 
 
-# --------------------------------------------------------------------------- CLI
+# --------------------------------------------------------------------------- distance types
 
 
-def test_tune_delta_command(tmp_path):
-    import typer
-    from typer.testing import CliRunner
+def test_compact_int32_kernels_and_their_int64_fallback_agree_with_scipy():
+    from llpbench.baselines.delta_stepping import distance_type
 
-    from llpbench.cli.tune import register
-    from llpbench.graphs.formats import write_graph
+    g = assign_weights(kronecker(8, 4, seed=5), "uniform-int:1:255", 1)
+    assert distance_type(g) == (np.int32, 2**31 - 1)
+    heads, wts = g.packed_arcs
+    np.testing.assert_array_equal(heads, g.indices)
+    np.testing.assert_array_equal(wts, g.weights)
+    # weights large enough that a path could pass 2**31 - 1: int64 distances
+    big = Graph(g.indptr, g.indices, g.weights * 2**22, g.directed, "big")
+    assert big.packed_arcs is not None and distance_type(big)[0] == np.int64
+    huge = Graph(g.indptr, g.indices, g.weights * 2**32, g.directed, "huge")
+    assert huge.packed_arcs is None
+    for graph in (g, big, huge):
+        want = reference(graph, 0)
+        for threads in (1, 2):
+            for delta in (1, 64, None):
+                res = delta_stepping(graph, 0, threads=threads, delta=delta)
+                assert_same(res.answer, want, True)
+    gf = assign_weights(kronecker(6, 4, seed=5), "uniform-float:0:1", 1)
+    assert gf.packed_arcs is None and distance_type(gf) == (np.float64, np.inf)
 
-    app = typer.Typer()
 
-    @app.callback()
-    def _root() -> None:
-        pass
-
-    register(app)
-    graph_file = tmp_path / "g.wel"
-    write_graph(assign_weights(kronecker(6, 4, seed=2), "uniform-int:1:100", 1), graph_file)
-    saved = tmp_path / "tuned.json"
-    out = CliRunner().invoke(
-        app,
-        [
-            "tune-delta",
-            "--graph",
-            str(graph_file),
-            "--threads",
-            "2",
-            "--reps",
-            "1",
-            "--source",
-            "3",
-            "--save",
-            str(saved),
-        ],
-    )
-    assert out.exit_code == 0, out.output
-    assert "best delta" in out.output and "ratio to best" in out.output
-    ((family, delta),) = load_tuned(saved).items()
-    assert isinstance(delta, int) and delta >= 1
+def test_one_thread_reports_cpu_time_and_no_stale_relaxations_twice(kron_int):
+    res = delta_stepping(kron_int, 0, threads=1, delta=4)
+    assert res.cpu_seconds is not None and 0 <= res.cpu_seconds
+    c = res.counters
+    reached = int(np.isfinite(res.answer).sum())
+    assert reached <= c["processed"] <= c["improved"] + 1
+    assert delta_stepping(kron_int, 0, threads=2).cpu_seconds is None

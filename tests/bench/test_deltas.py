@@ -1,30 +1,38 @@
-"""Δ for the Δ-stepping baseline: tuned once per family, on its largest graph, loaded lazily."""
+"""Δ for the Δ-stepping baseline in a sweep: a given Δ wins, and shards tune a family once."""
 
 from __future__ import annotations
 
-from llpbench.baselines.delta_tuning import load_tuned
-from llpbench.bench.deltas import DeltaChooser
+import threading
+import time
+
+from llpbench.bench.deltas import DeltaChooser, _exclusive
 from llpbench.graphs.registry import load_graph
 
 
-def test_offered_graphs_load_only_when_their_family_needs_delta(tmp_path):
-    loaded: list[str] = []
-
-    def load(name):
-        loaded.append(name)
-        return load_graph(name, cache_dir=tmp_path / "data")
-
-    chooser = DeltaChooser(tmp_path / "delta.json", reps=1)
-    for name in ("tiny-kron", "kron-2e9", "tiny-mesh"):
-        chooser.offer(name, load)
-    assert loaded == []
+def test_a_given_delta_wins_and_is_recorded(tmp_path):
+    chooser = DeltaChooser(tmp_path / "data")
     kron = load_graph("tiny-kron", cache_dir=tmp_path / "data")
-    delta = chooser(kron, 0, None)
-    assert sorted(loaded) == ["kron-2e9", "tiny-kron"]  # not the mesh: no Δ needed there yet
-    # tuned on the family's largest graph, stored under its name, reused without tuning
-    assert chooser.used["tiny-kron"] == {"delta": delta, "tuned_on": "kron-2e9"}
-    assert load_tuned(tmp_path / "delta.json") == {"kron-2e9": delta}
-    again = DeltaChooser(tmp_path / "delta.json", reps=1)
-    again.offer("kron-2e9", load)
-    assert again(kron, 0, None) == delta
-    assert chooser(kron, 0, 7.0) == 7.0  # a given Δ wins
+    assert chooser(kron, 0, 7.0) == 7.0
+    assert chooser.used["tiny-kron"] == {"delta": 7.0, "from": "given"}
+
+
+def test_the_cache_lock_lets_one_holder_in_at_a_time(tmp_path):
+    """Two shards asking for the same family's Δ: the second waits for the first's tuning."""
+    path = tmp_path / "delta-families.json"
+    events: list[str] = []
+
+    def holder(name: str, hold: float) -> None:
+        with _exclusive(path):
+            events.append(f"{name} in")
+            time.sleep(hold)
+            events.append(f"{name} out")
+
+    first = threading.Thread(target=holder, args=("a", 0.3))
+    first.start()
+    time.sleep(0.05)
+    second = threading.Thread(target=holder, args=("b", 0.0))
+    second.start()
+    first.join()
+    second.join()
+    assert events == ["a in", "a out", "b in", "b out"]
+    assert (tmp_path / "delta-families.json.lock").exists()

@@ -139,3 +139,34 @@ def test_unknown_names_are_reported_with_suggestions():
         solve_llp(inst, "worklist", "ptwbb", 1)
     with pytest.raises(UnknownNameError, match="solver"):
         solve_llp(inst, "dijkstra", None, 1)
+
+
+@pytest.mark.parametrize("worklist", ["ptwb", "ptcf", "bucketed"])
+def test_one_thread_takes_no_locks_and_two_threads_do(worklist):
+    from llpbench.graphs.generators import kronecker
+
+    graph = assign_weights(kronecker(10, 8, seed=2), "uniform-int:1:255", 2)
+    alone = _check(sssp, graph, 0, ("worklist", worklist, 1))
+    assert alone["contention"] == 0 and alone["steals"] == 0
+    _check(sssp, graph, 0, ("worklist", worklist, 2))
+
+
+@pytest.mark.parametrize("delta", [1, 8, 300, 10**9])
+def test_bucketed_worklist_is_exact_for_any_bucket_width(delta):
+    from llpbench.graphs.generators import kronecker
+
+    graph = assign_weights(kronecker(10, 8, seed=4), "uniform-int:1:255", 4)
+    inst = sssp.instance(graph, 3, delta=delta)
+    assert inst.bucket_width == delta
+    assert sssp.instance(graph, 3).bucket_width == int(np.median(graph.weights))
+    for threads in (1, 2, 4):
+        result = solve_llp(inst, "worklist", "bucketed", threads)
+        assert sssp.verify(sssp.answer(inst, result.state), sssp.reference(inst)) is None
+
+
+def test_compact_state_is_int32_and_unreached_vertices_stay_infinite():
+    graph = Graph.from_edges(4, np.array([0, 1]), np.array([1, 2]), np.array([5, 7]))
+    inst = sssp.instance(graph, 0)
+    assert inst.init_state().dtype == np.int32
+    result = solve_llp(inst, "worklist", "ptwb", 2)
+    assert sssp.answer(inst, result.state).tolist() == [0.0, 5.0, 12.0, np.inf]

@@ -4,8 +4,9 @@ An item with priority ``key`` goes to bucket ``key // width``; threads pop from 
 non-empty bucket. Buckets live in a ring of ``NUM_BUCKETS`` slots (as in Δ-stepping): a
 bucket index far ahead wraps onto an earlier slot and may be processed early, which costs
 work but never correctness, since LLP converges in any order. A shared hint holds the
-lowest possibly non-empty bucket; pushes lower it with an atomic min.
-``wl = (meta, locks, control, shift)``.
+lowest possibly non-empty bucket; pushes lower it with an atomic min (only when they would
+lower it: a plain read first). One thread alone takes no locks (nobody to exclude).
+``wl = (meta, locks, control, shift, threads)``.
 """
 
 from __future__ import annotations
@@ -24,23 +25,26 @@ def create(n: int, threads: int, bucket_width: int):
     stores = Stores(NUM_BUCKETS, 64, extra_words=PAD)
     stores.extra_array()[0] = EMPTY
     shift = max(0, int(bucket_width).bit_length() - 1)
-    return (stores.meta, stores.locks, stores.extra, shift), stores
+    return (stores.meta, stores.locks, stores.extra, shift, threads), stores
 
 
 @njit(nogil=True, cache=True, inline="always")
 def push(wl, tid, key, item, ctr):
-    meta, locks, control, shift = wl[0], wl[1], wl[2], wl[3]
+    meta, locks, control, shift, shared = wl[0], wl[1], wl[2], wl[3], wl[4] > 1
     bucket = key >> shift
     slot = bucket & (NUM_BUCKETS - 1)
-    lock_acquire(locks, slot * PAD, ctr)
+    if shared:
+        lock_acquire(locks, slot * PAD, ctr)
     ring_push(meta, slot, key, item)
-    lock_release(locks, slot * PAD)
-    fetch_min(control, 0, bucket)
+    if shared:
+        lock_release(locks, slot * PAD)
+    if bucket < load_relaxed(control, 0):
+        fetch_min(control, 0, bucket)
 
 
 @njit(nogil=True, cache=True, inline="always")
 def pop(wl, tid, ctr):
-    meta, locks, control = wl[0], wl[1], wl[2]
+    meta, locks, control, shared = wl[0], wl[1], wl[2], wl[4] > 1
     current = load_relaxed(control, 0)
     if current == EMPTY:
         current = 0
@@ -49,9 +53,11 @@ def pop(wl, tid, ctr):
         slot = bucket & (NUM_BUCKETS - 1)
         if size_hint(meta, slot) == 0:
             continue
-        lock_acquire(locks, slot * PAD, ctr)
+        if shared:
+            lock_acquire(locks, slot * PAD, ctr)
         found, key, item = ring_pop(meta, slot)
-        lock_release(locks, slot * PAD)
+        if shared:
+            lock_release(locks, slot * PAD)
         if found:
             if i > 0:
                 cas(control, 0, current, bucket)

@@ -1,9 +1,10 @@
 """Per-thread stores with work stealing, shared by PTWB (heaps) and PTCF (FIFO rings).
 
 Each thread pushes into and pops from its own store under that store's lock (uncontended
-unless a thief is visiting). A thread whose store is empty visits the others in order, takes
-a batch from the first non-empty one under that store's lock, releases it, and only then
-files the batch into its own store (never two locks at once, so no lock-order deadlock).
+unless a thief is visiting; a thread that is alone takes no lock at all). A thread whose
+store is empty visits the others in order, takes a batch from the first non-empty one under
+that store's lock, releases it, and only then files the batch into its own store (never
+two locks at once, so no lock-order deadlock).
 ``ordered`` is a compile-time constant of each worklist module: heaps (smallest keys first,
 half of the victim's store at most) or rings (a chunk from the front).
 
@@ -54,17 +55,22 @@ def _take(meta, s, ordered):
 
 @njit(nogil=True, cache=True, inline="always")
 def push_own(wl, tid, key, item, ctr, ordered):
-    """Thread ``tid`` files ``(key, item)`` into its own store."""
-    meta, locks = wl[0], wl[1]
-    lock_acquire(locks, tid * PAD, ctr)
+    """Thread ``tid`` files ``(key, item)`` into its own store (no lock when alone)."""
+    meta, locks, shared = wl[0], wl[1], wl[3] > 1
+    if shared:
+        lock_acquire(locks, tid * PAD, ctr)
     _put(meta, tid, key, item, ordered)
-    lock_release(locks, tid * PAD)
+    if shared:
+        lock_release(locks, tid * PAD)
 
 
 @njit(nogil=True, cache=True, inline="always")
 def pop_own_or_steal(wl, tid, ctr, ordered):
-    """Thread ``tid`` takes from its own store, or steals when it is empty."""
-    meta, locks = wl[0], wl[1]
+    """Thread ``tid`` takes from its own store, or steals when it is empty (no lock, and
+    nobody to steal from, when alone)."""
+    meta, locks, shared = wl[0], wl[1], wl[3] > 1
+    if not shared:
+        return _take(meta, tid, ordered)
     if size_hint(meta, tid) > 0:
         lock_acquire(locks, tid * PAD, ctr)
         found, key, item = _take(meta, tid, ordered)

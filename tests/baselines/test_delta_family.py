@@ -1,0 +1,154 @@
+"""Δ as a property of the graph family: the rule, the rule file, the cache, the command."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import replace
+
+import pytest
+
+from llpbench.baselines import delta_family as dfam
+from llpbench.baselines.delta_family import DeltaRule, choose_delta
+from llpbench.errors import FormatError, SpecError
+from llpbench.graphs.registry import load_graph
+
+GRID = [1, 2, 4, 8, 16, 32, 64]
+
+
+def test_choose_delta_prefers_the_tied_delta_nearest_the_prior():
+    times = [5.0, 4.8, 4.9, 5.2, 7.0, 9.0, 12.0]  # flat up to 8, then rising
+    stats = list(zip(GRID, times, strict=True))
+    assert choose_delta(stats, 0.25, 7.5) == (8, [1, 2, 4, 8])
+    assert choose_delta(stats, 0.25, 2.9) == (4, [1, 2, 4, 8])
+    assert choose_delta(stats, 0.25, 100.0) == (8, [1, 2, 4, 8])  # nearest edge of the band
+    assert choose_delta(stats, 0.25, 0.1) == (1, [1, 2, 4, 8])
+
+
+def test_choose_delta_is_a_function_of_the_timings_only():
+    stats = list(zip(GRID, [5.0, 4.8, 4.9, 5.2, 7.0, 9.0, 12.0], strict=True))
+    first = choose_delta(stats, 0.25, 7.5)
+    for perm in itertools.permutations(stats):
+        assert choose_delta(list(perm), 0.25, 7.5) == first
+    # equal statistics: the smaller Δ is the best; equal distance to the prior: the larger Δ
+    assert choose_delta([(2, 1.0), (4, 5.0), (8, 1.0)], 0.0, 8.0) == (2, [2])
+    assert choose_delta([(2, 1.0), (8, 1.0)], 0.0, 4.0) == (8, [2, 8])
+
+
+def test_noise_inside_the_tolerance_does_not_move_the_choice():
+    base = [5.0, 4.8, 4.9, 5.2, 7.0, 9.0, 12.0]
+    chosen = set()
+    for shift in itertools.product([0.95, 1.0, 1.05], repeat=4):  # ±5% on the flat part
+        times = [t * s for t, s in zip(base[:4], shift, strict=True)] + base[4:]
+        chosen.add(choose_delta(list(zip(GRID, times, strict=True)), 0.25, 7.5)[0])
+    assert chosen == {8}
+
+
+def test_the_band_is_the_unbroken_run_around_the_best():
+    stats = list(zip(GRID, [5.0, 9.0, 4.0, 4.5, 9.0, 4.1, 9.0], strict=True))
+    assert choose_delta(stats, 0.25, 32.0) == (8, [4, 8])  # 32 is fast but not contiguous
+    with pytest.raises(ValueError):
+        choose_delta([], 0.25, 1.0)
+
+
+def test_the_shipped_rule_file_parses_and_names_registry_graphs():
+    rule = dfam.load_rule()
+    assert rule.rounds >= 5 and rule.threads == 1 and 0 < rule.tolerance < 1
+    assert rule.families["kronecker"] == "kron-2e16"
+    assert rule.families["road"] == "luxembourg-road"
+    assert len(rule.digest()) == 12 and rule.digest() == replace(rule, families={}).digest()
+    assert rule.digest() != replace(rule, tolerance=0.3).digest()
+
+
+@pytest.mark.parametrize(
+    "body, needle",
+    [
+        ("[rule]\nbogus = 1\n", "unknown key 'bogus'"),
+        ("[rule]\nrounds = 0\n", "rounds"),
+        ("[rule]\ntolerance = -1\n", "tolerance"),
+        ("[rule]\nrounds = 2.5\n", "integers"),
+        ("[rule\n", "not valid TOML"),
+    ],
+)
+def test_a_bad_rule_file_is_one_clear_error(tmp_path, body, needle):
+    p = tmp_path / "delta.toml"
+    p.write_text(body)
+    with pytest.raises(SpecError, match=needle):
+        dfam.load_rule(p)
+    with pytest.raises(SpecError, match="no such"):
+        dfam.load_rule(tmp_path / "none.toml")
+
+
+def small_rule(**changes) -> DeltaRule:
+    base = DeltaRule(k_min=-3, k_max=0, sources=2, seed=1, rounds=2, threads=1, tolerance=0.25,
+                     families={"kronecker": "tiny-kron"})
+    return replace(base, **changes)
+
+
+def test_measure_grid_times_every_delta_and_orders_the_interval(tmp_path):
+    g = load_graph("tiny-kron", cache_dir=tmp_path)
+    rule = small_rule(rounds=5)
+    r = dfam.tune_on(g, rule)
+    assert [p.delta for p in r.grid] == rule.grid(g)
+    for p in r.grid:
+        assert 0 < p.fastest <= p.low <= p.median <= p.high
+    assert r.delta in r.tied and set(r.tied) <= {p.delta for p in r.grid}
+    assert r.reference == "tiny-kron" and r.family == "kronecker"
+
+
+def test_family_delta_is_tuned_on_the_reference_once_then_cached(tmp_path):
+    calls = []
+    rule = small_rule()
+    member = load_graph("tiny-kron", cache_dir=tmp_path)
+    first = dfam.family_delta(member, rule=rule, cache_dir=tmp_path,
+                              on_tune=lambda f, r: calls.append((f, r)))
+    assert calls == [("kronecker", "tiny-kron")] and not first.cached
+    again = dfam.family_delta(member, rule=rule, cache_dir=tmp_path,
+                              on_tune=lambda f, r: calls.append((f, r)))
+    assert len(calls) == 1 and again.cached and again.delta == first.delta
+    assert again.grid == first.grid
+    data = json.loads((tmp_path / dfam.CACHE_NAME).read_text())
+    assert data["families"]["kronecker"]["key"] == dfam.cache_key(rule, "tiny-kron")
+    # another rule is another key: tuned again
+    dfam.family_delta(member, rule=replace(rule, tolerance=0.5), cache_dir=tmp_path,
+                      on_tune=lambda f, r: calls.append((f, r)))
+    assert len(calls) == 2
+
+
+def test_a_family_without_reference_is_tuned_on_the_graph_itself(tmp_path):
+    g = load_graph("tiny-mesh", cache_dir=tmp_path)
+    r = dfam.family_delta(g, rule=small_rule(), cache_dir=tmp_path)
+    assert r.family == "mesh:tiny-mesh" and r.reference == "tiny-mesh"
+
+
+def test_a_foreign_cache_file_is_refused(tmp_path):
+    (tmp_path / dfam.CACHE_NAME).write_text('{"kronecker": 8}')
+    g = load_graph("tiny-kron", cache_dir=tmp_path)
+    with pytest.raises(FormatError, match="delete it to retune"):
+        dfam.family_delta(g, rule=small_rule(), cache_dir=tmp_path)
+
+
+def test_tune_delta_command_prints_the_grid_and_compares_with_the_cache(tmp_path):
+    import typer
+    from typer.testing import CliRunner
+
+    from llpbench.cli.tune import register
+
+    app = typer.Typer()
+
+    @app.callback()
+    def _root() -> None:
+        pass
+
+    register(app)
+    args = ["tune-delta", "--graph", "tiny-uniform", "--cache-dir", str(tmp_path)]
+    out = CliRunner().invoke(app, args)
+    assert out.exit_code == 0, out.output
+    for needle in ("fastest ms", "median ms", "interval ms", "chosen", "Δ per family",
+                   "uniform-2e14", "saved to"):
+        assert needle in out.output
+    again = CliRunner().invoke(app, [*args, "--no-save"])
+    assert again.exit_code == 0, again.output
+    assert "cached before: none" not in again.output
+    bad = CliRunner().invoke(app, ["tune-delta", "--family", "nope"])
+    assert bad.exit_code != 0 and "unknown family 'nope'" in str(bad.exception)
