@@ -16,6 +16,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from tests.cli.conftest import assert_one_line_error
 from tests.report import BASELINE, GRAPHS, LLP_CONFIGS, THREADS, expected_median, write_run
 
 REPO = Path(__file__).resolve().parents[2]
@@ -44,17 +45,6 @@ def cli(tmp_path):
 
     run.results = tmp_path / "results"
     return run
-
-
-def assert_one_line_error(proc: subprocess.CompletedProcess[str], *needles: str) -> str:
-    assert proc.returncode != 0, proc.stdout
-    assert "Traceback" not in proc.stderr + proc.stdout
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1, proc.stderr
-    assert lines[0].startswith("error: ")
-    for needle in needles:
-        assert needle in lines[0]
-    return lines[0]
 
 
 def test_missing_results_give_one_line_error_and_nonzero_exit(cli, tmp_path):
