@@ -62,7 +62,7 @@ def compare_command(
     later = C.later_run(dir_a, dir_b)
     other = dir_a if later == dir_b else dir_b
     for path in write_table(table, later, f"compare-{other.name}", title):
-        console.print(f"wrote {path}")
+        console.print(f"wrote {path}", soft_wrap=True)  # a path stays one line
     if threshold is not None:
         found = C.regressions(table, threshold)
         if len(found):

@@ -66,7 +66,7 @@ def _table(name: str, results: Path | None, **options) -> None:
     console = _console()
     console.print(to_rich(df, title))
     for path in write_table(df, run_dir, name, title):
-        console.print(f"wrote {path}")
+        console.print(f"wrote {path}", soft_wrap=True)  # a path stays one line
 
 
 @table_app.command("datasets")
@@ -99,7 +99,7 @@ def datasets_command(
         console.print("not written: no run folder (pass --results to write it into one)")
         return
     for path in write_table(df, run_dir, "datasets", TITLES["datasets"]):
-        console.print(f"wrote {path}")
+        console.print(f"wrote {path}", soft_wrap=True)  # a path stays one line
 
 
 @table_app.command("speedup")
@@ -147,7 +147,7 @@ def baselines_command(results: Path | None = RESULTS) -> None:
 def _print_paths(paths: list[Path]) -> None:
     console = _console()
     for path in paths:
-        console.print(f"wrote {path}")
+        console.print(f"wrote {path}", soft_wrap=True)  # a path stays one line
 
 
 @plot_app.command("scaling")

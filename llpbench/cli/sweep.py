@@ -222,4 +222,4 @@ def reproduce_command(
                        order=order, pin=pin)
     console = Console()
     for path in write_all_reports(run_dir):
-        console.print(f"wrote {path}")
+        console.print(f"wrote {path}", soft_wrap=True)  # a path stays one line
