@@ -164,6 +164,7 @@ class Study:
     directed: bool | None = None
     index_base: str = "auto"
     weights: str | None = None
+    compact: bool = False  # --compact-ids: renumber the ids that occur
     # The instance family of generated problems that have several (``module.VARIANTS``:
     # stable-marriage ``identical``, job-scheduling ``layered``, ...); None: the default.
     variant: str | None = None
@@ -172,7 +173,7 @@ class Study:
         """The :class:`~llpbench.graphs.registry.ReadOptions` of this study's graph files."""
         from llpbench.graphs.registry import ReadOptions
 
-        return ReadOptions(self.directed, self.index_base, self.weights)
+        return ReadOptions(self.directed, self.index_base, self.weights, self.compact)
 
 
 @dataclass(frozen=True)
@@ -190,7 +191,7 @@ class Sweep:
 
 _STUDY_KEYS = {
     "problem", "graphs", "sizes", "configs", "threads", "sources", "reps", "seed", "delta",
-    "directed", "index_base", "weights", "variant",
+    "directed", "index_base", "weights", "compact", "variant",
 }
 
 
@@ -237,6 +238,7 @@ def make_study(
     directed: bool | None = None,
     index_base: str | int = "auto",
     weights: str | None = None,
+    compact: bool = False,
     variant: str | None = None,
     where: str = "",
 ) -> Study:
@@ -287,6 +289,7 @@ def make_study(
         delta=delta,
         directed=directed,
         index_base=str(index_base),
+        compact=bool(compact),
         weights=weights,
         variant=variant,
     )

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from llpbench.cli.lists import split_list
-from llpbench.cli.reading import DIRECTED, INDEX_BASE, WEIGHTS, read_options
+from llpbench.cli.reading import COMPACT, DIRECTED, INDEX_BASE, WEIGHTS, read_options
 from llpbench.errors import VerificationError
 
 
@@ -33,6 +33,7 @@ def solve_command(
     directed: bool = DIRECTED,
     index_base: str = INDEX_BASE,
     weights: str = WEIGHTS,
+    compact: bool = COMPACT,
 ) -> None:
     """Solve one instance with one LLP configuration and print time, counters, verification."""
     from llpbench.api import solve, write_answer
@@ -48,7 +49,7 @@ def solve_command(
         threads=threads,
         verify=verify,
         cache_dir=cache_dir,
-        options=read_options(directed, index_base, weights),
+        options=read_options(directed, index_base, weights, compact),
     )
     table = Table(title=f"{problem} with {solver}/{sol.worklist or '-'} on {threads} thread(s)")
     table.add_column("measure")

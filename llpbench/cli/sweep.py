@@ -9,7 +9,7 @@ from rich.console import Console
 
 from llpbench import paths
 from llpbench.cli.lists import split_ints, split_list
-from llpbench.cli.reading import DIRECTED, INDEX_BASE, WEIGHTS, read_options
+from llpbench.cli.reading import COMPACT, DIRECTED, INDEX_BASE, WEIGHTS, read_options
 from llpbench.errors import SpecError, VerificationError
 
 ORDER = typer.Option(
@@ -76,6 +76,7 @@ def run_command(
     directed: bool = DIRECTED,
     index_base: str = INDEX_BASE,
     weights: str = WEIGHTS,
+    compact: bool = COMPACT,
     shard: str = typer.Option(None, "--shard", help="Run only shard I of N: I/N, from 1."),
     executor: str = typer.Option(None, "--executor", help="Run shards as jobs: local, slurm."),
     shards: int = typer.Option(None, "--shards", help="Number of shards (jobs), --executor."),
@@ -98,11 +99,12 @@ def run_command(
     )
 
     thread_counts = tuple(_threads(threads)) if threads else None  # bad spec: fail first
-    reading = read_options(directed, index_base, weights)
+    reading = read_options(directed, index_base, weights, compact)
     read_fields = {
         "directed": reading.directed,
         "index_base": reading.index_base if reading.index_base != "auto" else None,
         "weights": reading.weights,
+        "compact": reading.compact or None,
     }
     graph, solver, worklist = split_list(graph), split_list(solver), split_list(worklist)
     sizes = split_ints(size, "--size")
@@ -136,6 +138,7 @@ def run_command(
             directed=reading.directed,
             index_base=reading.index_base,
             weights=reading.weights,
+            compact=reading.compact,
             variant=variant,
         )
         sweep = Sweep((study,), verify=verify)

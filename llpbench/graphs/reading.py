@@ -28,6 +28,9 @@ def reading_facts(graph: Graph) -> dict[str, Any]:
     if reading.get("header_line"):
         line, n = reading["header_line"], reading["declared_n"]
         out["reading: count header"] = f"line {line} (n = {n})"
+    if "compacted_from_n" in graph.provenance:
+        before = graph.provenance["compacted_from_n"]
+        out["reading: ids"] = f"renumbered 0..{graph.n - 1} (from n = {before:,})"
     out["reading: weights"] = str(graph.provenance.get("weights", "file"))
     loops = reading.get("self_loops", 0)
     out["reading: self-loops"] = f"{loops} (kept aside from the CSR, in Graph.loops)"
@@ -55,6 +58,8 @@ def reading_label(graph: Graph) -> str:
         parts.append(f"base={reading['index_base']}")
     if reading.get("header_line"):
         parts.append(f"header=line{reading['header_line']}")
+    if "compacted_from_n" in graph.provenance:
+        parts.append("compacted")
     parts.append(f"weights={graph.provenance.get('weights', 'file')}")
     parts.append(f"loops={reading.get('self_loops', 0)}")
     parts.append(f"merged={reading.get('parallel_arcs_merged', 0)}")

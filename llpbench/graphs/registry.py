@@ -292,6 +292,7 @@ class ReadOptions:
     directed: bool | None = None
     index_base: str = "auto"
     weights: str | None = None
+    compact: bool = False  # renumber the ids that occur to 0..k-1
 
     @property
     def given(self) -> list[str]:
@@ -302,6 +303,8 @@ class ReadOptions:
             out.append(f"--index-base {self.index_base}")
         if self.weights is not None:
             out.append(f"--weights {self.weights}")
+        if self.compact:
+            out.append("--compact-ids")
         return out
 
 
@@ -381,6 +384,8 @@ def _spec_from_path(text: str, known: list[str], options: ReadOptions) -> GraphS
         params["index_base"] = options.index_base
     if options.weights is not None:
         params["weights_flag"] = True
+    if options.compact:
+        params["compact"] = True
     return GraphSpec(
         name=p.stem,
         family="file",
@@ -415,6 +420,8 @@ def build_graph(spec: GraphSpec, *, cache_dir: Path, progress: bool = False) -> 
         )
         if spec.params.get("compact"):
             graph = compact_ids(graph)
+        elif spec.origin == "path":
+            graph = _warn_if_labels(graph, spec.params["path"])
     rule, seed = spec.weights, spec.weight_seed
     if rule == "file" and graph.provenance.get("pattern"):
         if spec.params.get("weights_flag"):
@@ -463,6 +470,27 @@ def fetch(spec: GraphSpec, *, cache_dir: Path, progress: bool = False) -> Path:
         sha256=spec.params.get("sha256"),
         progress=progress,
     )
+
+
+def _warn_if_labels(graph: Graph, path: str) -> Graph:
+    """Warn (and record) when fewer than half of a file graph's vertex ids occur in it: its
+    ids are labels (SNAP's paper numbers), and every other vertex is an isolated phantom."""
+    import numpy as np
+
+    used = np.zeros(graph.n, dtype=bool)
+    used[graph.indices] = True
+    used[np.flatnonzero(np.diff(graph.indptr))] = True
+    used[graph.loops] = True
+    occur = int(used.sum())
+    if graph.n == 0 or occur * 2 >= graph.n:
+        return graph
+    note = (
+        f"{path}: only {occur:,} of n = {graph.n:,} vertex ids occur (the ids look like "
+        "labels); pass --compact-ids to renumber them 0..k-1"
+    )
+    warnings.warn(note, ReadingWarning, stacklevel=3)
+    warns = [*graph.provenance.get("warnings", []), note]
+    return dataclasses.replace(graph, provenance=dict(graph.provenance, warnings=warns))
 
 
 def compact_ids(graph: Graph) -> Graph:

@@ -327,3 +327,18 @@ def test_independent_reader_agrees_on_the_real_registry_graphs(name, datasets_di
     g = load_graph(name, cache_dir=tmp_path)
     assert "re-read independently" in reference_input(g)
     same_arcs(reference_matrix(g), g)
+
+
+def test_label_ids_warn_and_compact_ids_renumbers_them(tmp_path):
+    path = write(tmp_path, "labels.txt", "# Directed\n1000 2000\n2000 3000\n3000 1000\n")
+    with pytest.warns(ReadingWarning, match="--compact-ids"):
+        sparse = load_graph(path, cache_dir=tmp_path / "c", options=ReadOptions(weights="unit"))
+    assert sparse.n == 3001
+    options = ReadOptions(weights="unit", compact=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ReadingWarning)
+        g = load_graph(path, cache_dir=tmp_path / "c", options=options)
+    assert g.n == 3 and arcs(g) == {(0, 1), (1, 2), (2, 0)}
+    assert "compacted" in reading_label(g)
+    dist, mismatch = solve(g, "sssp")
+    assert mismatch is None and dist.tolist() == [0, 1, 2]
