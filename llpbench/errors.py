@@ -35,7 +35,12 @@ class UnknownNameError(LlpbenchError):
         import difflib
 
         close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
-        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        if close:
+            hint = f"; did you mean {', '.join(close)}?"
+        elif 0 < len(known) <= 12:  # a short list is the most useful answer
+            hint = f"; known: {', '.join(known)}"
+        else:
+            hint = ""
         super().__init__(f"unknown {kind} {name!r}{hint}")
         self.name = name
 

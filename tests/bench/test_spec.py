@@ -155,3 +155,12 @@ def test_bad_toml_sweeps_name_the_file(tmp_path, text, match):
     with pytest.raises(SpecError, match=match) as err:
         load_sweep(path)
     assert "bad.toml" in str(err.value)
+
+
+def test_unknown_name_without_close_match_lists_the_known_ones():
+    from llpbench.errors import UnknownNameError
+
+    err = UnknownNameError("worklist", "zzz", ["bucketed", "ptcf", "ptwb", "swb"])
+    assert str(err) == "unknown worklist 'zzz'; known: bucketed, ptcf, ptwb, swb"
+    near = UnknownNameError("worklist", "ptwbb", ["bucketed", "ptcf", "ptwb", "swb"])
+    assert "did you mean ptwb" in str(near) and "known:" not in str(near)
