@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from llpbench.errors import LlpbenchError, SpecError, VerificationError
+from llpbench.errors import LlpbenchError, SpecError
 
 
 def register(app: typer.Typer) -> None:
@@ -58,7 +58,7 @@ def run_sharded(
 ) -> None:
     """``llpbench run --shard I/N`` here, or every shard as a job of ``--executor``."""
     from llpbench.bench.shards import Shard, make_plan, parse_shard, parse_shard_list
-    from llpbench.cli.sweep import _execute, _print_summary
+    from llpbench.cli.sweep import _execute, _print_summary, raise_on_failures
 
     if shard:
         if executor or shards is not None or only_shards:
@@ -92,7 +92,4 @@ def run_sharded(
             f"{len(run.failed)} shard job(s) failed, {run.merged.run_dir} is incomplete: "
             f"{resubmit_hint(run)}"
         )
-    if run.failures:
-        for line in run.failures[:10]:
-            console.print(f"[red]verification failed:[/red] {line}")
-        raise VerificationError(f"{len(run.failures)} solve(s) failed verification")
+    raise_on_failures(run.failures, console)

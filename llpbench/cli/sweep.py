@@ -178,11 +178,16 @@ def _execute(
         f"{s.rows_written} solves timed in {session.seconds:.1f} s "
         f"({s.rows_skipped} rows were already stored; {unstable}) -> {session.store.runs_path}"
     )
-    if s.failures:
-        for line in s.failures[:10]:
-            console.print(f"[red]verification failed:[/red] {line}")
-        raise VerificationError(f"{len(s.failures)} solve(s) failed verification")
+    raise_on_failures(s.failures, console)
     return session.store.run_dir
+
+
+def raise_on_failures(failures: list[str], console: Console) -> None:
+    """Print the first failed verifications and exit non-zero (VerificationError) if any."""
+    if failures:
+        for line in failures[:10]:
+            console.print(f"[red]verification failed:[/red] {line}")
+        raise VerificationError(f"{len(failures)} solve(s) failed verification")
 
 
 def _print_summary(run_dir: Path, console: Console) -> str:

@@ -135,7 +135,6 @@ def _build(
         final, why = directed, "--directed" if directed else "--undirected"
     elif claim is not None:
         final, why = claim, "the file's comment says so"
-        native = claim
     elif reading.get("format") in ("snap", "wel"):
         lonely = _without_reverse(n, src, dst, weights)
         if lonely == 0 and src.shape[0]:
@@ -149,7 +148,6 @@ def _build(
                     f"({share:.0f}% of arcs have no reverse arc); pass --undirected if each "
                     "edge is listed once, or --directed to confirm"
                 )
-        native = final
     else:
         final = native
         why = (
@@ -172,10 +170,9 @@ def _build(
         warnings.warn(text, ReadingWarning, stacklevel=3)
     if warns:
         provenance["warnings"] = warns
-    if directed is None and claim is not None:
-        directed = claim
-    # Symmetric storage must be completed; an explicit directed=False asks for twins.
-    symmetrize = (not native and (not stored_both or directed is None)) or directed is False
+    # Symmetric storage (one triangle) must be completed whatever the reading; an undirected
+    # reading of a file that lists arcs gets every arc's twin (present twins merge).
+    symmetrize = (not native and not stored_both) or not final
     graph = Graph.from_edges(
         n,
         src,

@@ -435,12 +435,7 @@ def build_graph(spec: GraphSpec, *, cache_dir: Path, progress: bool = False) -> 
                 f"{spec.params['path']}: the file has no weights; assigned {rule} (seed {seed}); "
                 "pass --weights unit (or another rule) to choose"
             )
-            warnings.warn(note, ReadingWarning, stacklevel=2)
-            graph = dataclasses.replace(
-                graph, provenance=dict(
-                    graph.provenance, warnings=[*graph.provenance.get("warnings", []), note]
-                )
-            )
+            graph = _with_warning(graph, note)
     if rule != "file":
         graph = assign_weights(graph, rule, seed)
     prov = dict(graph.provenance)
@@ -472,25 +467,37 @@ def fetch(spec: GraphSpec, *, cache_dir: Path, progress: bool = False) -> Path:
     )
 
 
-def _warn_if_labels(graph: Graph, path: str) -> Graph:
-    """Warn (and record) when fewer than half of a file graph's vertex ids occur in it: its
-    ids are labels (SNAP's paper numbers), and every other vertex is an isolated phantom."""
-    import numpy as np
-
-    used = np.zeros(graph.n, dtype=bool)
-    used[graph.indices] = True
-    used[np.flatnonzero(np.diff(graph.indptr))] = True
-    used[graph.loops] = True
-    occur = int(used.sum())
-    if graph.n == 0 or occur * 2 >= graph.n:
-        return graph
-    note = (
-        f"{path}: only {occur:,} of n = {graph.n:,} vertex ids occur (the ids look like "
-        "labels); pass --compact-ids to renumber them 0..k-1"
-    )
+def _with_warning(graph: Graph, note: str) -> Graph:
+    """Warn ``note`` (a :class:`ReadingWarning`) and record it in the graph's provenance, so
+    that ``datasets info`` shows it later too."""
     warnings.warn(note, ReadingWarning, stacklevel=3)
     warns = [*graph.provenance.get("warnings", []), note]
     return dataclasses.replace(graph, provenance=dict(graph.provenance, warnings=warns))
+
+
+def _named_ids(graph: Graph):
+    """Boolean mask of the vertex ids the file names: an endpoint of some arc or a self-loop."""
+    import numpy as np
+
+    src, dst, _ = graph.edges()
+    used = np.zeros(graph.n, dtype=bool)
+    used[src] = True
+    used[dst] = True
+    used[graph.loops] = True  # a vertex whose only arc is a self-loop is named by the file
+    return used
+
+
+def _warn_if_labels(graph: Graph, path: str) -> Graph:
+    """Warn (and record) when fewer than half of a file graph's vertex ids occur in it: its
+    ids are labels (SNAP's paper numbers), and every other vertex is an isolated phantom."""
+    occur = int(_named_ids(graph).sum())
+    if graph.n == 0 or occur * 2 >= graph.n:
+        return graph
+    return _with_warning(
+        graph,
+        f"{path}: only {occur:,} of n = {graph.n:,} vertex ids occur (the ids look like "
+        "labels); pass --compact-ids to renumber them 0..k-1",
+    )
 
 
 def compact_ids(graph: Graph) -> Graph:
@@ -502,10 +509,7 @@ def compact_ids(graph: Graph) -> Graph:
     import numpy as np
 
     src, dst, weights = graph.edges()
-    used = np.zeros(graph.n, dtype=bool)
-    used[src] = True
-    used[dst] = True
-    used[graph.loops] = True  # a vertex whose only arc is a self-loop is named by the file
+    used = _named_ids(graph)
     new_id = np.cumsum(used) - 1
     prov = dict(graph.provenance, compacted_from_n=graph.n)
     return Graph.from_edges(

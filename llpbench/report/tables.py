@@ -236,11 +236,7 @@ def problems_table(runs: pd.DataFrame, exclude: Iterable[str] = ("sssp",)) -> pd
                 (here["kind"] == "llp") & (here["config"] == best["config"])
                 & (here["threads"] == threads)
             ]
-            base_s = here.loc[
-                (here["kind"] == "baseline") & (here["config"] == b["config"])
-                & (here["threads"] == b["threads"]),
-                "seconds",
-            ]
+            base_s = cell_seconds(here, problem, graph, b["config"], int(b["threads"]))
             low, high = ratio_ci(base_s, work["seconds"])
             rows.append(
                 {
