@@ -20,16 +20,18 @@ def test_the_cache_lock_lets_one_holder_in_at_a_time(tmp_path):
     """Two shards asking for the same family's Δ: the second waits for the first's tuning."""
     path = tmp_path / "delta-families.json"
     events: list[str] = []
+    first_in = threading.Event()
 
     def holder(name: str, hold: float) -> None:
         with _exclusive(path):
             events.append(f"{name} in")
-            time.sleep(hold)
+            first_in.set()
+            time.sleep(hold)  # long enough for the second to be waiting at the lock
             events.append(f"{name} out")
 
     first = threading.Thread(target=holder, args=("a", 0.3))
     first.start()
-    time.sleep(0.05)
+    assert first_in.wait(60)  # "a" holds the lock before "b" asks for it
     second = threading.Thread(target=holder, args=("b", 0.0))
     second.start()
     first.join()
