@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,10 +29,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from llpbench import paths
+from llpbench.bench.layout import new_run_id
 from llpbench.bench.merge import MergeResult, merge_runs
+from llpbench.bench.options import RunOptions
 from llpbench.bench.shards import Shard, ShardPlan, make_plan
 from llpbench.bench.spec import Sweep
-from llpbench.bench.store import new_run_id
 from llpbench.errors import LlpbenchError, SpecError
 
 EXECUTORS = ("local", "slurm")
@@ -136,16 +137,12 @@ def make_executor(options: ClusterOptions, folder: Path):
     return executor
 
 
-def run_shard_job(
-    sweep: Sweep, plan: ShardPlan, index: int, out: str, cache_dir: str | None
-) -> dict[str, Any]:
-    """What one job runs: shard ``index`` of ``plan``, continued if it was started before."""
+def run_shard_job(sweep: Sweep, plan: ShardPlan, index: int, options: RunOptions) -> dict[str, Any]:
+    """What one job runs: shard ``index`` of ``plan``, continued if it was started before,
+    with the run's options (order, pin, cache, results folder) as given on the command line."""
     from llpbench.bench.session import run_sweep
 
-    session = run_sweep(
-        sweep, out=out, resume=True, cache_dir=cache_dir, progress=False,
-        shard=Shard(plan, index),
-    )
+    session = run_sweep(sweep, options.for_shard_job(), shard=Shard(plan, index))
     s = session.summary
     return {
         "index": index,
@@ -176,15 +173,14 @@ class ClusterRun:
 def run_with_executor(
     sweep: Sweep,
     options: ClusterOptions,
+    run_options: RunOptions,
     *,
-    out: str | Path | None = None,
-    resume: bool = False,
-    cache_dir: str | Path | None = None,
     console: Console | None = None,
-    progress: bool = True,
     poll_s: float = 1.0,
 ) -> ClusterRun:
     """Submit the shards as one job array, wait for them, merge every shard folder present.
+
+    Each job gets ``run_options`` whole (see :meth:`RunOptions.for_shard_job`).
 
     Raises
     ------
@@ -194,11 +190,12 @@ def run_with_executor(
     """
     console = console or Console(stderr=True)
     plan = make_plan(sweep, options.shards)
-    root = paths.results_dir(out)
+    root = paths.results_dir(run_options.out)
     chosen = list(options.only or range(1, plan.count + 1))
     for i in chosen:
         plan.check_index(i)
-    if not resume and (there := [i for i in chosen if (root / plan.folder_name(i)).exists()]):
+    there = [i for i in chosen if (root / plan.folder_name(i)).exists()]
+    if there and not run_options.resume:
         raise LlpbenchError(
             f"{root / plan.folder_name(there[0])} exists: add --resume to continue this "
             "sweep's shards, or give another --out"
@@ -206,17 +203,15 @@ def run_with_executor(
     root.mkdir(parents=True, exist_ok=True)
     executor = make_executor(options, root / ".submitit" / plan.plan_hash[:8])
     n = len(chosen)
-    cache = str(cache_dir) if cache_dir else None
-    jobs = executor.map_array(
-        run_shard_job, [sweep] * n, [plan] * n, chosen, [str(root)] * n, [cache] * n
-    )
+    job_options = replace(run_options, out=root)
+    jobs = executor.map_array(run_shard_job, [sweep] * n, [plan] * n, chosen, [job_options] * n)
     run = ClusterRun(plan, chosen)
     console.print(
         f"submitted {n} shard job(s) of plan {plan.plan_hash[:8]} to {options.executor}: "
         f"job array {jobs[0].job_id.split('_')[0] if jobs else '-'}"
     )
     try:
-        _wait(jobs, chosen, run, console, progress, poll_s)
+        _wait(jobs, chosen, run, console, run_options.progress, poll_s)
     except KeyboardInterrupt:
         if options.executor == "local":
             for job in jobs:

@@ -26,8 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from llpbench.bench.layout import META, RUNS, point_latest
 from llpbench.bench.schema import CELL_KEY
-from llpbench.bench.store import META, RUNS, RunStore, point_latest, write_json_atomic
+from llpbench.bench.store import RunStore, write_json_atomic
 from llpbench.errors import LlpbenchError
 
 #: What must agree between the shards of one merge.

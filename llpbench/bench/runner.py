@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from llpbench.baselines.selection import baselines_of, default_baseline, takes_delta
+from llpbench.bench.options import ORDERS
 from llpbench.bench.plan import CellId, instance_slots, runnable
 from llpbench.bench.spec import Config, Study, Sweep, variant_of
 from llpbench.bench.store import RunStore
@@ -120,9 +121,6 @@ def plan(
                 source, seed = sources[name][k], study.seed
             for config, threads in chosen:
                 yield Cell(study, name, source, size, seed, config, threads)
-
-
-ORDERS = ("interleaved", "grouped")
 
 
 def group_cells(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -187,6 +187,53 @@ class Sweep:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Sweep:
+        """The sweep that :meth:`to_dict` wrote (a run's ``meta.json`` keeps it).
+
+        Raises
+        ------
+        SpecError
+            If ``data`` is not a sweep this version can read.
+        """
+        known = {f.name for f in fields(Study)}
+        try:
+            studies = []
+            for raw in data["studies"]:
+                if unknown := sorted(set(raw) - known):
+                    raise SpecError(f"the sweep has study fields this version lacks: {unknown}")
+                study = {k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()}
+                study["configs"] = tuple(Config(**c) for c in raw.get("configs") or [])
+                studies.append(Study(**study))
+            return cls(tuple(studies), verify=bool(data.get("verify", True)),
+                       name=str(data.get("name", "cli")), extra=dict(data.get("extra") or {}))
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise SpecError(f"not a recorded sweep: {exc}") from None
+
+    def difference(self, other: Sweep) -> str | None:
+        """The first field in which ``other`` plans other cells than this sweep, in words
+        (``"threads differs (run: 1,2; now: 1,2,4)"``), or None if both plan the same."""
+
+        def show(value: Any) -> str:
+            if isinstance(value, (tuple, list)):
+                return ",".join(show(v) for v in value) or "none"
+            return value.label if isinstance(value, Config) else str(value)
+
+        def differs(name: str, was: Any, now: Any) -> str:
+            return f"{name} differs (run: {show(was)}; now: {show(now)})"
+
+        if self.verify != other.verify:
+            return differs("verify", self.verify, other.verify)
+        if len(self.studies) != len(other.studies):
+            return differs("problems", [s.problem for s in self.studies],
+                           [s.problem for s in other.studies])
+        for i, (was, now) in enumerate(zip(self.studies, other.studies, strict=True)):
+            prefix = f"study {i + 1}: " if len(self.studies) > 1 else ""
+            for f in fields(Study):
+                if getattr(was, f.name) != getattr(now, f.name):
+                    return prefix + differs(f.name, getattr(was, f.name), getattr(now, f.name))
+        return None
 
 
 _STUDY_KEYS = {

@@ -52,21 +52,18 @@ def _report_merge(result, console: Console) -> None:
         console.print(f"[yellow]incomplete:[/yellow] {result.gaps()} (meta.json says so)")
 
 
-def run_sharded(
-    sweep, *, shard, executor, shards, only_shards, partition, time_min, array_parallelism,
-    config: Path | None, out, resume, cache_dir, progress, order="interleaved", pin=False,
-) -> None:
-    """``llpbench run --shard I/N`` here, or every shard as a job of ``--executor``."""
+def run_sharded(sweep, options) -> None:
+    """``llpbench run --shard I/N`` here, or every shard as a job of ``--executor``;
+    ``options`` (a :class:`~llpbench.bench.options.RunOptions`) travels whole to each."""
     from llpbench.bench.shards import Shard, make_plan, parse_shard, parse_shard_list
-    from llpbench.cli.sweep import _execute, _print_summary, raise_on_failures
+    from llpbench.cli.output import print_summary, raise_on_failures, run_and_report
 
-    if shard:
-        if executor or shards is not None or only_shards:
+    if options.shard:
+        if options.submits_jobs:
             raise SpecError("--shard runs one shard here; --executor, --shards and "
                             "--only-shards submit jobs: give one or the other")
-        index, count = parse_shard(shard)
-        _execute(sweep, out=out, resume=resume, cache_dir=cache_dir, progress=progress,
-                 order=order, pin=pin, shard=Shard(make_plan(sweep, count), index))
+        index, count = parse_shard(options.shard)
+        run_and_report(sweep, options, shard=Shard(make_plan(sweep, count), index))
         return
     from llpbench.bench.cluster import (
         cluster_options,
@@ -75,18 +72,19 @@ def run_sharded(
         run_with_executor,
     )
 
-    options = cluster_options(
-        cluster_table(config), executor=executor, shards=shards, partition=partition,
-        time_min=time_min, array_parallelism=array_parallelism,
+    cluster = cluster_options(
+        cluster_table(options.config), executor=options.executor, shards=options.shards,
+        partition=options.partition, time_min=options.time_min,
+        array_parallelism=options.array_parallelism,
     )
-    if only_shards:
-        options = replace(options, only=tuple(parse_shard_list(only_shards, options.shards)))
+    if options.only_shards:
+        cluster = replace(cluster, only=tuple(parse_shard_list(options.only_shards,
+                                                               cluster.shards)))
     console = Console()
-    run = run_with_executor(sweep, options, out=out, resume=resume, cache_dir=cache_dir,
-                            console=console, progress=progress)
+    run = run_with_executor(sweep, cluster, options, console=console)
     assert run.merged is not None
     _report_merge(run.merged, console)
-    _print_summary(run.merged.run_dir, console)
+    print_summary(run.merged.run_dir, console)
     if run.failed or not run.merged.complete:
         raise LlpbenchError(
             f"{len(run.failed)} shard job(s) failed, {run.merged.run_dir} is incomplete: "

@@ -9,8 +9,9 @@ from rich.console import Console
 
 from llpbench import paths
 from llpbench.cli.lists import split_ints, split_list
+from llpbench.cli.output import run_and_report
 from llpbench.cli.reading import COMPACT, DIRECTED, INDEX_BASE, WEIGHTS, read_options
-from llpbench.errors import SpecError, VerificationError
+from llpbench.errors import SpecError
 
 ORDER = typer.Option(
     "interleaved", "--order",
@@ -87,17 +88,27 @@ def run_command(
     order: str = ORDER,
     pin: bool = PIN,
 ) -> None:
-    """Run a benchmark sweep: every configuration x thread count x source, verified."""
+    """Run a benchmark sweep: every configuration x thread count x source, verified.
+
+    ``--resume`` alone continues the latest run's own sweep; with flags, they must give
+    that same sweep (the first field that differs is named otherwise).
+    """
+    from llpbench.bench.options import RunOptions
     from llpbench.bench.spec import (
         Sweep,
         configs_from_flags,
-        load_sweep,
         make_study,
         with_baselines,
         with_overrides,
         with_variant,
     )
 
+    options = RunOptions(
+        out=out, resume=resume, cache_dir=cache_dir, progress=progress, order=order, pin=pin,
+        shard=shard, executor=executor, shards=shards, only_shards=only_shards,
+        partition=partition, time_min=time_min, array_parallelism=array_parallelism,
+        config=find_config(config) if config else None,
+    )
     thread_counts = tuple(_threads(threads)) if threads else None  # bad spec: fail first
     reading = read_options(directed, index_base, weights, compact)
     read_fields = {
@@ -108,10 +119,10 @@ def run_command(
     }
     graph, solver, worklist = split_list(graph), split_list(solver), split_list(worklist)
     sizes = split_ints(size, "--size")
-    if config:
-        sweep = load_sweep(find_config(config))
+    base = _base_sweep(options, graph or sizes)
+    if base is not None:
         sweep = with_overrides(
-            sweep,
+            base,
             threads=thread_counts,
             reps=reps,
             sources=sources,
@@ -142,74 +153,32 @@ def run_command(
             variant=variant,
         )
         sweep = Sweep((study,), verify=verify)
-    if shard or executor or shards is not None or only_shards:
+    if options.sharded:
         from llpbench.cli.cluster import run_sharded
 
-        run_sharded(
-            sweep, shard=shard, executor=executor, shards=shards, only_shards=only_shards,
-            partition=partition, time_min=time_min, array_parallelism=array_parallelism,
-            config=find_config(config) if config else None,
-            out=out, resume=resume, cache_dir=cache_dir, progress=progress, order=order, pin=pin,
-        )
+        run_sharded(sweep, options)
         return
-    _execute(sweep, out=out, resume=resume, cache_dir=cache_dir, progress=progress,
-             order=order, pin=pin)
+    run_and_report(sweep, options)
+
+
+def _base_sweep(options, inputs_named: bool):
+    """The sweep that flags modify: the ``--config`` file's, or, for ``--resume`` naming no
+    graph or size, the latest run's own; None when the flags alone make the sweep."""
+    from llpbench.bench.spec import load_sweep
+
+    if options.config is not None:
+        return load_sweep(options.config)
+    if options.resume and not inputs_named and not options.sharded:
+        from llpbench.bench.session import recorded_sweep
+
+        return recorded_sweep(options.out)
+    return None
 
 
 def _threads(spec: list[str]) -> list[int]:
     from llpbench.bench.spec import parse_threads
 
     return parse_threads(",".join(spec))
-
-
-def _execute(
-    sweep, *, out, resume, cache_dir, progress, order="interleaved", pin=False, shard=None
-) -> Path:
-    from llpbench.bench.session import run_sweep
-
-    console = Console()
-    session = run_sweep(
-        sweep, out=out, resume=resume, cache_dir=cache_dir, progress=progress, order=order,
-        pin=pin, shard=shard,
-    )
-    s = session.summary
-    unstable = _print_summary(session.store.run_dir, console)
-    console.print(
-        f"{s.rows_written} solves timed in {session.seconds:.1f} s "
-        f"({s.rows_skipped} rows were already stored; {unstable}) -> {session.store.runs_path}"
-    )
-    raise_on_failures(s.failures, console)
-    return session.store.run_dir
-
-
-def raise_on_failures(failures: list[str], console: Console) -> None:
-    """Print the first failed verifications and exit non-zero (VerificationError) if any."""
-    if failures:
-        for line in failures[:10]:
-            console.print(f"[red]verification failed:[/red] {line}")
-        raise VerificationError(f"{len(failures)} solve(s) failed verification")
-
-
-def _print_summary(run_dir: Path, console: Console) -> str:
-    """Per graph: best LLP configuration, the baseline, the speedup (Table 2's shape); then
-    the cells whose repetitions were unstable. Returns the count of those, in words."""
-    from llpbench.report.instability import instability_table
-    from llpbench.report.store import load_runs
-    from llpbench.report.tables import problems_table, speedup_table, to_rich
-
-    runs = load_runs(run_dir)
-    for build, title in (
-        (speedup_table, "Summary: fastest LLP configuration vs tuned Δ-stepping"),
-        (problems_table, "Summary: fastest LLP configuration vs each problem's baseline"),
-    ):
-        table = build(runs)
-        if len(table):
-            console.print(to_rich(table, title))
-    flagged = instability_table(runs)
-    cells = flagged.attrs["cells"]
-    if len(flagged):
-        console.print(to_rich(flagged, "Instability warnings: cells to rerun or read with care"))
-    return f"{len(flagged)} of {cells} cells unstable"
 
 
 def reproduce_command(
@@ -222,12 +191,14 @@ def reproduce_command(
     pin: bool = PIN,
 ) -> None:
     """Run a whole evaluation from a config and write every table and figure."""
+    from llpbench.bench.options import RunOptions
     from llpbench.bench.spec import load_sweep
     from llpbench.report import write_all_reports
 
+    options = RunOptions(out=out, resume=resume, cache_dir=cache_dir, progress=progress,
+                         order=order, pin=pin)
     sweep = load_sweep(find_config(config))
-    run_dir = _execute(sweep, out=out, resume=resume, cache_dir=cache_dir, progress=progress,
-                       order=order, pin=pin)
+    run_dir = run_and_report(sweep, options)
     console = Console()
     for path in write_all_reports(run_dir):
         console.print(f"wrote {path}", soft_wrap=True)  # a path stays one line

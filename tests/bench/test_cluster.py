@@ -17,6 +17,7 @@ from llpbench.bench.cluster import (
     make_executor,
     run_shard_job,
 )
+from llpbench.bench.options import RunOptions
 from llpbench.bench.spec import load_sweep
 from llpbench.errors import LlpbenchError, SpecError
 
@@ -79,8 +80,8 @@ def test_slurm_gets_one_exclusive_job_array_with_the_options(tmp_path, fake_slur
                              slurm={"account": "lab"})
     folder = tmp_path / "jobs"
     executor = make_executor(options, folder)
-    jobs = executor.map_array(run_shard_job, [None] * 3, [None] * 3, [1, 2, 3], ["r"] * 3,
-                              [None] * 3)
+    jobs = executor.map_array(run_shard_job, [None] * 3, [None] * 3, [1, 2, 3],
+                              [RunOptions(order="grouped", pin=True)] * 3)
     assert [j.job_id for j in jobs] == ["4242_0", "4242_1", "4242_2"]
     assert len(fake_slurm.read_text().splitlines()) == 1  # one sbatch call: one array
     (script,) = folder.glob("4242_submission.sh")

@@ -1,13 +1,22 @@
-"""The results store keeps every finished row and nothing half-written."""
+"""The results store keeps every finished row and nothing half-written, with one writer."""
 
 from __future__ import annotations
 
 import csv
+import os
+import socket
 
 import pytest
 
+from llpbench.bench.layout import torn_last_row
 from llpbench.bench.schema import COLUMNS
-from llpbench.bench.store import RunStore, resolve_latest
+from llpbench.bench.store import (
+    DISK_FULL_ENV,
+    RunBusyError,
+    RunStore,
+    StoreWriteError,
+    resolve_latest,
+)
 from llpbench.errors import LlpbenchError
 
 
@@ -21,10 +30,9 @@ def _row(rep: int, **extra):
 
 def test_rows_are_appended_and_known_as_done(tmp_path):
     store = RunStore.create(tmp_path)
-    assert resolve_latest(tmp_path) == store.run_dir
     store.append(_row(0))
     store.append(_row(1))
-    assert store.count_rows() == 2
+    assert store.count_rows() == store.rows == 2
     assert RunStore.key_of(_row(1)) in store.done_keys()
     assert RunStore.key_of(_row(2)) not in store.done_keys()
     with open(store.runs_path, newline="") as fh:
@@ -32,15 +40,47 @@ def test_rows_are_appended_and_known_as_done(tmp_path):
     assert rows[0]["delta"] == "" and rows[1]["rep"] == "1"
 
 
-def test_resume_drops_a_line_cut_short_by_a_kill(tmp_path):
+def test_a_run_becomes_latest_with_its_first_row_not_before(tmp_path):
+    old = RunStore.create(tmp_path, "a")
+    old.append(_row(0))
+    old.close()
+    new = RunStore.create(tmp_path, "b")
+    assert resolve_latest(tmp_path) == old.run_dir
+    new.append(_row(0))
+    assert resolve_latest(tmp_path) == new.run_dir
+    with pytest.raises(LlpbenchError, match="already exists"):
+        RunStore.create(tmp_path, "b")
+
+
+def test_discard_removes_a_new_folder_without_rows_and_keeps_one_with_rows(tmp_path):
+    empty = RunStore.create(tmp_path, "empty")
+    empty.discard()
+    assert not empty.run_dir.exists()
+    kept = RunStore.create(tmp_path, "kept")
+    kept.append(_row(0))
+    kept.discard()
+    assert kept.count_rows() == 1
+
+
+@pytest.mark.parametrize("tail", ["g,kronecker,12,3", "g,kronecker,12,3\n"])
+def test_resume_drops_a_torn_last_row(tmp_path, tail):
     store = RunStore.create(tmp_path)
     store.append(_row(0))
+    store.close()
     with open(store.runs_path, "a") as fh:
-        fh.write("g,kronecker,12,3")  # a kill in the middle of a write
+        fh.write(tail)  # a kill, or a full disk, in the middle of a write
+    assert torn_last_row(store.runs_path.read_bytes()).line == 3
     resumed = RunStore.resume(tmp_path)
     assert resumed.run_dir == store.run_dir
-    assert resumed.count_rows() == 1
-    assert resumed.runs_path.read_text().endswith("\n")
+    assert resumed.count_rows() == resumed.rows == 1
+    assert torn_last_row(resumed.runs_path.read_bytes()) is None
+
+
+def test_a_whole_last_row_is_not_torn(tmp_path):
+    store = RunStore.create(tmp_path)
+    assert torn_last_row(store.runs_path.read_bytes()) is None  # the header alone
+    store.append(_row(0, config="a,b"))  # a quoted comma is one field
+    assert torn_last_row(store.runs_path.read_bytes()) is None
 
 
 def test_resume_without_a_run_is_a_clear_error(tmp_path):
@@ -48,12 +88,37 @@ def test_resume_without_a_run_is_a_clear_error(tmp_path):
         RunStore.resume(tmp_path)
 
 
-def test_latest_follows_the_newest_run(tmp_path):
-    first = RunStore.create(tmp_path, "a")
-    second = RunStore.create(tmp_path, "b")
-    assert resolve_latest(tmp_path) == second.run_dir != first.run_dir
-    with pytest.raises(LlpbenchError, match="already exists"):
-        RunStore.create(tmp_path, "b")
+def test_a_second_writer_is_refused_naming_the_holder(tmp_path):
+    store = RunStore.create(tmp_path)
+    store.append(_row(0))
+    with pytest.raises(RunBusyError) as caught:
+        RunStore.open(store.run_dir)
+    assert f"pid {os.getpid()} on {socket.gethostname()}" in str(caught.value)
+    store.close()
+    with RunStore.open(store.run_dir) as again:  # free once the first lets go
+        assert again.rows == 1
+
+
+def test_a_failed_write_keeps_whole_rows_and_names_the_file(tmp_path, monkeypatch):
+    monkeypatch.setenv(DISK_FULL_ENV, "2")
+    store = RunStore.create(tmp_path)
+    store.append(_row(0))
+    store.append(_row(1))
+    with pytest.raises(StoreWriteError) as caught:
+        store.append(_row(2))
+    assert str(caught.value) == (f"{store.runs_path}: No space left on device; 2 rows kept, "
+                                 "resume with --resume")
+    assert store.count_rows() == 2
+    assert torn_last_row(store.runs_path.read_bytes()) is None
+
+
+def test_a_full_disk_still_turns_the_status_to_failed_in_place(tmp_path, monkeypatch):
+    store = RunStore.create(tmp_path)
+    store.write_meta({"status": "running", "rows": 3})
+    monkeypatch.setattr("llpbench.bench.store.write_json_atomic",
+                        lambda *a: (_ for _ in ()).throw(OSError(28, "No space left")))
+    assert store.save_meta_best_effort({"status": "failed"})
+    assert store.read_meta() == {"status": "failed", "rows": 3}
 
 
 def test_metadata_is_replaced_atomically(tmp_path):
@@ -61,4 +126,6 @@ def test_metadata_is_replaced_atomically(tmp_path):
     store.write_meta({"status": "running"})
     store.write_meta({"status": "finished", "n": 3})
     assert store.read_meta() == {"status": "finished", "n": 3}
-    assert sorted(p.name for p in store.run_dir.iterdir()) == ["meta.json", "runs.csv"]
+    assert sorted(p.name for p in store.run_dir.iterdir()) == [
+        "meta.json", "runs.csv", "writer.lock"
+    ]

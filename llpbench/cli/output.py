@@ -1,0 +1,61 @@
+"""What `llpbench run`, `reproduce` and the sharded ways print when a sweep ends: the summary
+tables, the failed verifications, the one line of totals.
+
+Kept apart from the commands so that :mod:`llpbench.cli.sweep` and
+:mod:`llpbench.cli.cluster` both use it without importing each other.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.console import Console
+
+from llpbench.errors import VerificationError
+
+
+def run_and_report(sweep, options, shard=None) -> Path:
+    """Run ``sweep`` here with ``options`` (a :class:`~llpbench.bench.options.RunOptions`),
+    print its summary, and exit non-zero if an answer failed verification."""
+    from llpbench.bench.session import run_sweep
+
+    console = Console()
+    session = run_sweep(sweep, options, shard=shard)
+    s = session.summary
+    unstable = print_summary(session.store.run_dir, console)
+    console.print(
+        f"{s.rows_written} solves timed in {session.seconds:.1f} s "
+        f"({s.rows_skipped} rows were already stored; {unstable}) -> {session.store.runs_path}"
+    )
+    raise_on_failures(s.failures, console)
+    return session.store.run_dir
+
+
+def raise_on_failures(failures: list[str], console: Console) -> None:
+    """Print the first failed verifications and exit non-zero (VerificationError) if any."""
+    if failures:
+        for line in failures[:10]:
+            console.print(f"[red]verification failed:[/red] {line}")
+        raise VerificationError(f"{len(failures)} solve(s) failed verification")
+
+
+def print_summary(run_dir: Path, console: Console) -> str:
+    """Per graph: best LLP configuration, the baseline, the speedup (Table 2's shape); then
+    the cells whose repetitions were unstable. Returns the count of those, in words."""
+    from llpbench.report.instability import instability_table
+    from llpbench.report.store import load_runs
+    from llpbench.report.tables import problems_table, speedup_table, to_rich
+
+    runs = load_runs(run_dir)
+    for build, title in (
+        (speedup_table, "Summary: fastest LLP configuration vs tuned Δ-stepping"),
+        (problems_table, "Summary: fastest LLP configuration vs each problem's baseline"),
+    ):
+        table = build(runs)
+        if len(table):
+            console.print(to_rich(table, title))
+    flagged = instability_table(runs)
+    cells = flagged.attrs["cells"]
+    if len(flagged):
+        console.print(to_rich(flagged, "Instability warnings: cells to rerun or read with care"))
+    return f"{len(flagged)} of {cells} cells unstable"
