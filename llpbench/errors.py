@@ -63,6 +63,10 @@ class ReadingWarning(UserWarning):
     """A graph file read under an assumption the file does not settle; names the deciding flag."""
 
 
+class StoreWarning(UserWarning):
+    """A results store read around a flaw it can survive (a torn last row); names the file."""
+
+
 class RegressionError(LlpbenchError):
     """``compare --fail-if-slower``: a later run is significantly slower than allowed."""
 

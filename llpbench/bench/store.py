@@ -241,20 +241,24 @@ class RunStore:
         buf = io.StringIO()
         csv.writer(buf).writerow(["" if row.get(c) is None else row.get(c) for c in COLUMNS])
         data = buf.getvalue().encode()
-        with open(self.runs_path, "ab") as fh:
-            size = os.fstat(fh.fileno()).st_size
-            try:
-                if self._fail_after is not None and self._appended >= self._fail_after:
-                    fh.write(data[: len(data) // 2])  # the part a full disk still takes
-                    fh.flush()
-                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
-            except OSError as exc:
-                with contextlib.suppress(OSError):
-                    fh.truncate(size)  # frees what the torn row took
-                raise self._write_error(self.runs_path, exc) from None
+        # Unbuffered: a buffered file retries a short write at close, outside any handler,
+        # and cannot be cut back while it still holds bytes the disk refused.
+        fd = os.open(self.runs_path, os.O_WRONLY | os.O_APPEND)
+        try:
+            size = os.fstat(fd).st_size
+            if self._fail_after is not None and self._appended >= self._fail_after:
+                os.write(fd, data[: len(data) // 2])  # the part a full disk still takes
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, size)  # the torn row goes, and frees what it took
+            raise self._write_error(self.runs_path, exc) from None
+        finally:
+            os.close(fd)
         self.rows += 1
         self._appended += 1
         if self._latest_root is not None:

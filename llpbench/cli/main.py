@@ -14,7 +14,7 @@ import warnings
 import typer
 
 from llpbench import __version__
-from llpbench.errors import LlpbenchError, ReadingWarning
+from llpbench.errors import LlpbenchError, ReadingWarning, StoreWarning
 
 app = typer.Typer(
     name="llpbench",
@@ -60,12 +60,12 @@ def error_line(exc: BaseException) -> str:
 
 
 def _one_line_warnings() -> None:
-    """Show a :class:`ReadingWarning` as one ``warning:`` line (it names the deciding flag);
-    other warnings keep Python's format."""
+    """Show a :class:`ReadingWarning` (it names the deciding flag) or a :class:`StoreWarning`
+    (it names the file) as one ``warning:`` line; other warnings keep Python's format."""
     shown = warnings.showwarning
 
     def show(message, category, filename, lineno, file=None, line=None):
-        if issubclass(category, ReadingWarning):
+        if issubclass(category, (ReadingWarning, StoreWarning)):
             print(f"warning: {message}", file=sys.stderr)
         else:
             shown(message, category, filename, lineno, file, line)

@@ -12,20 +12,20 @@ the rows that must not count in a timing (a wrong answer, or no time at all), an
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import warnings
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from llpbench import paths
+from llpbench.bench.layout import LATEST, META, RUNS, follow_latest, is_run_dir, torn_last_row
 from llpbench.bench.schema import COLUMNS, COUNTER_NAMES
-from llpbench.errors import FormatError, LlpbenchError
+from llpbench.errors import FormatError, LlpbenchError, StoreWarning
 
-RUNS_CSV = "runs.csv"
-META_JSON = "meta.json"
-LATEST = "latest"
 KINDS = ("llp", "baseline")
 
 #: Columns read as text; everything else in the schema is a number (or ``verified``).
@@ -72,11 +72,14 @@ def resolve_run(results: str | os.PathLike[str] | None = None) -> Path:
         If nothing there is a run; the message names the place and how to make one.
     """
     where = Path(results).expanduser() if results is not None else paths.results_dir()
-    if (where / RUNS_CSV).is_file():
+    if is_run_dir(where):
         return where
     latest = where if where.name == LATEST else where / LATEST
     if latest.is_symlink() or latest.exists():
-        return _follow_latest(latest)
+        target, why = follow_latest(latest)
+        if target is None:
+            raise _no_results(latest.parent, why)
+        return target
     if where.is_dir():
         why = "no runs.csv and no `latest` there"
     elif where.exists():
@@ -86,35 +89,13 @@ def resolve_run(results: str | os.PathLike[str] | None = None) -> Path:
     raise _no_results(where, why)
 
 
-def _follow_latest(latest: Path) -> Path:
-    """The run a ``latest`` symlink, text file or copied folder names."""
-    if latest.is_symlink():
-        target = latest.resolve()
-        if not target.exists():
-            raise _no_results(latest.parent, f"`latest` points to {os.readlink(latest)}, gone")
-    elif latest.is_file():
-        try:
-            text = latest.read_text(encoding="utf-8").strip()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise _no_results(latest.parent, f"cannot read `latest`: {exc}") from None
-        if not text:
-            raise _no_results(latest.parent, "`latest` is empty")
-        named = Path(text.splitlines()[0].strip()).expanduser()
-        target = named if named.is_absolute() else latest.parent / named
-    else:
-        target = latest  # a folder called latest (a copied symlink)
-    if not (target / RUNS_CSV).is_file():
-        raise _no_results(target, "the newest run has no runs.csv yet")
-    return target
-
-
 def load_meta(run_dir: str | os.PathLike[str]) -> dict[str, Any]:
     """The run's ``meta.json`` (machine, versions, the sweep), or ``{}`` when absent or broken.
 
     The metadata only decorates titles; a report without it is still a report.
     """
     try:
-        meta = json.loads((Path(run_dir) / META_JSON).read_text(encoding="utf-8"))
+        meta = json.loads((Path(run_dir) / META).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return meta if isinstance(meta, dict) else {}
@@ -127,7 +108,8 @@ def load_runs(run_dir: str | os.PathLike[str]) -> pd.DataFrame:
     ``int64`` for ``threads`` and ``rep`` (never empty) and nullable ``Int64`` for the rest;
     the times, Δ, counters and ``reached`` are floats (NaN where empty); ``verified`` is a
     nullable boolean (``<NA>`` when verification was off). Columns beyond the schema are kept
-    as text.
+    as text. A torn last row (a crash or a full disk in the middle of a write) is left out
+    with a :class:`~llpbench.errors.StoreWarning` naming it; ``run --resume`` redoes it.
 
     Raises
     ------
@@ -137,11 +119,17 @@ def load_runs(run_dir: str | os.PathLike[str]) -> pd.DataFrame:
     NoResultsError
         If ``runs.csv`` does not exist.
     """
-    path = Path(run_dir) / RUNS_CSV
+    path = Path(run_dir) / RUNS
     try:
-        raw = pd.read_csv(path, dtype=str, keep_default_na=False, na_filter=False)
+        data = path.read_bytes()
     except FileNotFoundError:
         raise _no_results(Path(run_dir), "no runs.csv") from None
+    if (torn := torn_last_row(data)) is not None:
+        warnings.warn(f"{torn.describe(path)}; left out (`llpbench run --resume` redoes it)",
+                      StoreWarning, stacklevel=2)
+        data = data[: torn.keep_bytes]
+    try:
+        raw = pd.read_csv(io.BytesIO(data), dtype=str, keep_default_na=False, na_filter=False)
     except pd.errors.EmptyDataError:
         raise FormatError(path, 1, "expected a header line naming the schema's columns") from None
     except (pd.errors.ParserError, UnicodeDecodeError) as exc:
