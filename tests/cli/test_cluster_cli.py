@@ -109,6 +109,24 @@ def test_three_shards_through_the_local_executor_give_the_whole_runs_cells_once(
     assert "INCOMPLETE" not in table.stdout
 
 
+def test_order_and_pin_reach_every_shard_job_of_the_executor(env, tmp_path):
+    out = tmp_path / "res"
+    proc = llpbench("run", "--graph", "tiny-dag", "--graph", "tiny-kron", "--threads", "1,2",
+                    "--worklist", "ptwb", "--worklist", "swb", "--no-baseline", "--reps", "2",
+                    "--executor", "local", "--shards", "2", "--pin", "--order", "grouped",
+                    "--out", str(out), "--no-progress", env=env)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    shards = shard_dirs(out)
+    assert len(shards) == 2
+    for shard in shards:
+        info = meta(shard)
+        assert info["order"] == "grouped", shard
+        assert info["pinning"]["requested"] is True, shard
+        written = [(r["graph"], r["source"], r["threads"], r["worklist"]) for r in rows(shard)]
+        runs = [w for i, w in enumerate(written) if i == 0 or written[i - 1] != w]
+        assert len(runs) == len(set(runs)), written  # each cell's reps back to back
+
+
 def test_a_merged_run_is_not_resumed_as_if_it_were_one_machines(whole_and_sharded, env):
     _, root, _ = whole_and_sharded
     before = len(rows(root / "latest"))
