@@ -19,7 +19,7 @@ from rich.progress import (
 )
 
 from llpbench import paths
-from llpbench.bench.deltas import DeltaChooser
+from llpbench.baselines.delta.chooser import DeltaChooser
 from llpbench.bench.machine import finish_machine_info, machine_info
 from llpbench.bench.runner import Runner, RunSummary, group_cells
 from llpbench.bench.shards import Shard
