@@ -3,9 +3,10 @@
 Graph: ``--graph`` from the registry (default ``kron-2e16``: Kronecker scale 16, weights
 ``uniform-int:1:255``).
 Sources: 5 fixed vertices, drawn with a fixed seed among those that reach at least a quarter
-of the graph. Δ for each thread count is tuned first as the paper does (``tune_delta`` over
-the median weight times 2**-4..2**4, plus Δ = 1), and Δ-stepping is also run with the default
-Δ (the median weight). Every configuration then runs ``--reps`` times per source (default 5),
+of the graph. Δ is the graph family's, chosen by the fixed rule of ``configs/delta.toml``
+(:func:`llpbench.baselines.delta.family.family_delta`: cached, tuned first if the cache has no
+valid entry), as every sweep uses it; Δ-stepping is also run with the default Δ (the median
+weight). Every configuration then runs ``--reps`` times per source (default 5),
 round-robin with the others so that load from other processes hits all alike; a
 configuration's time is the median over sources of the per-source median. ``scipy/this`` above
 1 means Δ-stepping is faster. scipy gets a prebuilt float64 CSR matrix; Δ-stepping's wall
@@ -26,8 +27,8 @@ import time
 import numpy as np
 from scipy.sparse.csgraph import dijkstra
 
-from llpbench.baselines.delta_stepping import default_delta, delta_stepping
-from llpbench.baselines.delta_tuning import delta_grid, tune_delta
+from llpbench.baselines.delta.family import family_delta
+from llpbench.baselines.delta.stepping import default_delta, delta_stepping
 from llpbench.graphs.registry import load_graph
 
 N_SOURCES = 5
@@ -62,13 +63,12 @@ def main() -> None:
     print(f"graph {graph.name}: n={graph.n} m={graph.m} weights {graph.provenance.get('weights')}")
     print(f"sources {sources}; median of {args.reps} runs per source, median over sources")
 
-    configs: list[tuple[str, int, int | float]] = []
-    grid = sorted(set(delta_grid(graph)) | {1})
+    fam = family_delta(graph)
+    print(f"Δ of family {fam.family!r}: {fam.delta:g} (fixed rule, tuned on {fam.reference}"
+          f"{', cached' if fam.cached else ''})")
+    configs: list[tuple[str, int, int | float | None]] = []
     for t in threads:
-        tuning = tune_delta(graph, sources, threads=t, reps=5, grid=grid)
-        cells = " ".join(f"{d:g}:{sec / len(sources) * 1e3:.1f}" for d, sec in tuning.grid)
-        print(f"tuning T={t} (Δ:ms per solve): {cells} -> Δ={tuning.best:g}")
-        configs.append((f"delta-stepping T={t} Δ={tuning.best:g} (tuned)", t, tuning.best))
+        configs.append((f"delta-stepping T={t} Δ={fam.delta:g} (family)", t, fam.delta))
         configs.append((f"delta-stepping T={t} Δ={default_delta(graph):g} (default)", t, None))
 
     labels = ["scipy dijkstra"] + [label for label, _, _ in configs]

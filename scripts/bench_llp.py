@@ -26,8 +26,8 @@ import numpy as np
 from numba import njit
 from scipy.sparse.csgraph import dijkstra
 
-from llpbench.bench.runner import pick_sources
 from llpbench.graphs.registry import load_graph
+from llpbench.graphs.sources import pick_sources
 from llpbench.llp.runtime import solve_llp
 from llpbench.llp.worklists import WORKLISTS
 from llpbench.problems import sssp

@@ -45,12 +45,12 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from llpbench.baselines.delta_family import family_delta
-from llpbench.baselines.delta_stepping import delta_stepping
+from llpbench.baselines.delta.family import family_delta
+from llpbench.baselines.delta.stepping import delta_stepping
 from llpbench.baselines.gap import GapError, check_same_graph, export_for_gap, find_gap, run_gap
-from llpbench.bench.runner import pick_sources
 from llpbench.bench.spec import parse_threads
 from llpbench.graphs.registry import load_graph
+from llpbench.graphs.sources import pick_sources
 from llpbench.llp.runtime import solve_llp
 from llpbench.llp.worklists import WORKLISTS
 from llpbench.problems import sssp

@@ -3,7 +3,7 @@
 A cell is one configuration at one thread count on one instance. Its identity here is
 ``(study, input, instance, config, threads)``, where ``instance`` is the index of the source
 (graph problems) or of the seed (generated problems) among the study's ``sources``: the
-vertex itself is drawn from the graph by :func:`llpbench.bench.runner.pick_sources`, a pure
+vertex itself is drawn from the graph by :func:`llpbench.graphs.sources.pick_sources`, a pure
 function of the graph and the seed, so the index names the same instance on every machine
 without loading anything. That lets a node of a cluster know its share of a sweep, and lets
 ``llpbench merge`` check that shards were cut from one plan, before any graph exists there.

@@ -17,7 +17,6 @@ last. ``order="grouped"`` runs each configuration's repetitions back to back (A 
 from __future__ import annotations
 
 import time
-import zlib
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +33,7 @@ from llpbench.bench.store import RunStore
 from llpbench.errors import SpecError
 from llpbench.graphs.graph import Graph
 from llpbench.graphs.reading import reading_label
+from llpbench.graphs.sources import pick_sources
 from llpbench.llp import placement
 from llpbench.llp.counters import NAMES as COUNTER_NAMES
 from llpbench.llp.runtime import solve_llp
@@ -81,20 +81,6 @@ class Cell:
         where = self.input_name if self.source < 0 else f"{self.input_name}@{self.source}"
         variant = f" ({self.variant})" if self.study.variant else ""
         return f"{self.study.problem} {where}{variant} {self.config.label} x{self.threads}"
-
-
-def pick_sources(graph: Graph, count: int, seed: int) -> list[int]:
-    """``count`` source vertices with at least one out-arc, drawn with a fixed seed.
-
-    The draw depends only on the graph's name and size and the seed, so every solver and
-    thread count (and every rerun) gets the same sources, as GAP's ``SourcePicker`` does.
-    """
-    candidates = np.flatnonzero(graph.out_degrees() > 0)
-    if candidates.size == 0:
-        return [0]
-    rng = np.random.default_rng([seed, zlib.crc32(graph.name.encode()), graph.n])
-    replace = candidates.size < count
-    return [int(v) for v in rng.choice(candidates, size=count, replace=replace)]
 
 
 def plan(

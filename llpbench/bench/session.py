@@ -19,7 +19,7 @@ from rich.progress import (
 )
 
 from llpbench import paths
-from llpbench.bench.deltas import DeltaChooser
+from llpbench.baselines.delta.chooser import DeltaChooser
 from llpbench.bench.layout import META
 from llpbench.bench.machine import finish_machine_info, machine_info
 from llpbench.bench.options import RunOptions

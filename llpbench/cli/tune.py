@@ -1,6 +1,6 @@
 """`llpbench tune-delta`: measure each graph family's Δ by the fixed rule and print the grid.
 
-Thin over :mod:`llpbench.baselines.delta_family`: it always re-measures (the cache is what
+Thin over :mod:`llpbench.baselines.delta.family`: it always re-measures (the cache is what
 sweeps read; this command refreshes it unless ``--no-save``), prints every grid point with
 its median and interval so that a user sees how flat the curve is, and says whether the Δ
 chosen now is the one cached before.
@@ -48,7 +48,7 @@ def tune_delta_command(
     compact: bool = COMPACT,
 ) -> None:
     """Measure Δ-stepping over the fixed Δ grid per family and print the grid and the rule's Δ."""
-    from llpbench.baselines import delta_family as dfam
+    from llpbench.baselines.delta import family as dfam
     from llpbench.graphs.registry import load_graph
 
     rule = dfam.load_rule()

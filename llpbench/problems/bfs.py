@@ -161,7 +161,7 @@ def verify(result: np.ndarray, expected: np.ndarray) -> str | None:
 
 def baseline(inst: Instance, threads: int = 1, delta: float | None = None) -> BaselineResult:
     """Level-synchronous parallel BFS: Δ-stepping with unit weights and Δ = 1."""
-    from llpbench.baselines.delta_stepping import delta_stepping
+    from llpbench.baselines.delta.stepping import delta_stepping
 
     graph = inst.meta["graph"]
     unit = graph.with_weights(np.ones(graph.m, dtype=np.int64), "unit")

@@ -117,7 +117,7 @@ def instance(graph: Graph, source: int = 0, delta: float | None = None) -> Insta
 
     Integer weights that fit use the Δ-stepping kernel's compact form (arcs as interleaved
     int32 head/weight pairs, int32 distances: see
-    :func:`llpbench.baselines.delta_stepping.distance_type`). ``delta`` sets the bucketed
+    :func:`llpbench.baselines.delta.stepping.distance_type`). ``delta`` sets the bucketed
     worklist's bucket width (the tuned Δ of the graph's family, as Galois tunes its OBIM
     shift); default the median arc weight.
 
@@ -126,7 +126,7 @@ def instance(graph: Graph, source: int = 0, delta: float | None = None) -> Insta
     ValueError
         If ``source`` is not a vertex of ``graph``.
     """
-    from llpbench.baselines.delta_stepping import distance_type
+    from llpbench.baselines.delta.stepping import distance_type
 
     if not 0 <= source < graph.n:
         raise ValueError(f"source {source} is not a vertex of {graph.name} (0..{graph.n - 1})")
@@ -202,7 +202,7 @@ def reference(inst: Instance) -> np.ndarray:
 
 def baseline(inst: Instance, threads: int = 1, delta: float | None = None) -> BaselineResult:
     """Tuned Δ-stepping (the paper's baseline) on the same graph and source."""
-    from llpbench.baselines.delta_stepping import delta_stepping
+    from llpbench.baselines.delta.stepping import delta_stepping
 
     return delta_stepping(inst.meta["graph"], inst.meta["source"], threads=threads, delta=delta)
 

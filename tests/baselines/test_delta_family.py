@@ -8,8 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from llpbench.baselines import delta_family as dfam
-from llpbench.baselines.delta_family import DeltaRule, choose_delta
+from llpbench.baselines.delta import family as dfam
+from llpbench.baselines.delta.family import DeltaRule, choose_delta
 from llpbench.errors import FormatError, SpecError
 from llpbench.graphs.registry import load_graph
 

@@ -1,8 +1,6 @@
-"""Δ-stepping and its Δ tuning: exact answers against scipy's Dijkstra, any thread count."""
+"""Δ-stepping and its Δ grid: exact answers against scipy's Dijkstra, any thread count."""
 
 from __future__ import annotations
-
-import json
 
 import numpy as np
 import pytest
@@ -11,20 +9,13 @@ from hypothesis import strategies as st
 from scipy.sparse.csgraph import dijkstra
 
 from llpbench.baselines import BaselineResult
-from llpbench.baselines.delta_stepping import (
+from llpbench.baselines.delta.family import delta_grid
+from llpbench.baselines.delta.stepping import (
     INIT_CHUNKS,
     default_delta,
     delta_stepping,
     resolve_delta,
 )
-from llpbench.baselines.delta_tuning import (
-    DeltaTuning,
-    delta_grid,
-    load_tuned,
-    save_tuned,
-    tune_delta,
-)
-from llpbench.errors import FormatError
 from llpbench.graphs.generators import kronecker
 from llpbench.graphs.graph import Graph
 from llpbench.graphs.weights import assign_weights
@@ -169,72 +160,22 @@ def test_bad_arguments(kron_int):
         delta_stepping(kron_int, 0, delta=0)
 
 
-# --------------------------------------------------------------------------- tuning
+# --------------------------------------------------------------------------- the Δ grid
 
 
 def test_delta_grid():
     gi = Graph.from_edges(2, np.array([0]), np.array([1]), np.array([8]))
-    assert delta_grid(gi) == [1, 2, 4, 8, 16, 32, 64, 128]
+    assert delta_grid(gi, range(-4, 5)) == [1, 2, 4, 8, 16, 32, 64, 128]
     gf = Graph.from_edges(2, np.array([0]), np.array([1]), np.array([0.5]))
     grid = delta_grid(gf, range(-1, 2))
     assert grid == [0.25, 0.5, 1.0] and all(isinstance(d, float) for d in grid)
-
-
-def test_tune_delta_picks_a_grid_value(kron_int):
-    sources = [int(np.argmax(kron_int.out_degrees())), 0]
-    for threads in (1, 3):
-        tuning = tune_delta(kron_int, sources, threads=threads, reps=1)
-        assert isinstance(tuning, DeltaTuning)
-        deltas = [d for d, _ in tuning.grid]
-        assert deltas == sorted(deltas) and len(deltas) == len(set(deltas))
-        assert deltas == delta_grid(kron_int)
-        assert tuning.best in deltas
-        assert tuning.seconds(tuning.best) == min(s for _, s in tuning.grid)
-        assert all(s > 0 for _, s in tuning.grid)
-
-
-def test_tune_delta_custom_grid_dedups_rounded_values(kron_int):
-    tuning = tune_delta(kron_int, 0, reps=2, grid=[1.2, 1.7, 4])
-    assert [d for d, _ in tuning.grid] == [1, 4]
-    assert tuning.best in (1, 4)
-    with pytest.raises(ValueError):
-        tune_delta(kron_int, [], reps=1)
-    with pytest.raises(ValueError):
-        tune_delta(kron_int, 0, reps=1, grid=[])
-
-
-def test_tuned_json_round_trip(tmp_path):
-    path = tmp_path / "sub" / "tuned.json"
-    assert load_tuned(path) == {}
-    save_tuned(path, "kronecker", 16)
-    save_tuned(path, "road", 0.125)
-    save_tuned(path, "kronecker", np.int64(32))
-    assert load_tuned(path) == {"kronecker": 32, "road": 0.125}
-    assert isinstance(load_tuned(path)["kronecker"], int)
-    assert sorted(p.name for p in path.parent.iterdir()) == ["tuned.json"]
-    assert json.loads(path.read_text()) == {"kronecker": 32, "road": 0.125}
-    with pytest.raises(ValueError):
-        save_tuned(path, "x", 0)
-
-
-def test_tuned_json_bad_files(tmp_path):
-    path = tmp_path / "tuned.json"
-    path.write_text("{not json")
-    with pytest.raises(FormatError, match="tuned.json"):
-        load_tuned(path)
-    path.write_text('{"kronecker": -3}')
-    with pytest.raises(FormatError, match="kronecker"):
-        load_tuned(path)
-    path.write_text("[1, 2]")
-    with pytest.raises(FormatError):
-        load_tuned(path)
 
 
 # --------------------------------------------------------------------------- distance types
 
 
 def test_compact_int32_kernels_and_their_int64_fallback_agree_with_scipy():
-    from llpbench.baselines.delta_stepping import distance_type
+    from llpbench.baselines.delta.stepping import distance_type
 
     g = assign_weights(kronecker(8, 4, seed=5), "uniform-int:1:255", 1)
     assert distance_type(g) == (np.int32, 2**31 - 1)

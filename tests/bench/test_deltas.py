@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-from llpbench.bench.deltas import DeltaChooser, _exclusive
+from llpbench.baselines.delta.chooser import DeltaChooser, _exclusive
 from llpbench.graphs.registry import load_graph
 
 

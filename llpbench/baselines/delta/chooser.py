@@ -1,7 +1,7 @@
 """Choosing Δ for the Δ-stepping baseline (and the bucketed worklist's bucket width) in a sweep.
 
 Δ is a property of the graph family, not of the sweep (see
-:mod:`llpbench.baselines.delta_family`): each family is tuned once, on its fixed reference
+:mod:`llpbench.baselines.delta.family`): each family is tuned once, on its fixed reference
 graph from ``configs/delta.toml``, by a fixed rule, and cached in the datasets cache with the
 llpbench version; a sweep only looks it up (tuning it if the cache has no valid entry). An
 explicit ``--delta`` (or ``delta`` in a config) wins. Every row records the Δ it used in its
@@ -37,7 +37,7 @@ class DeltaChooser:
             return explicit
         if graph.name in self._by_graph:
             return self._by_graph[graph.name]
-        from llpbench.baselines.delta_family import cache_path, family_delta
+        from llpbench.baselines.delta.family import cache_path, family_delta
 
         def say(family: str, reference: str) -> None:
             if self.console:

@@ -33,7 +33,7 @@ import os
 import statistics
 import time
 import tomllib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,12 +42,14 @@ import numpy as np
 
 from llpbench.errors import FormatError, SpecError
 from llpbench.graphs.graph import Graph
+from llpbench.graphs.sources import pick_sources
 
 __all__ = [
     "DeltaRule",
     "FamilyDelta",
     "GridPoint",
     "choose_delta",
+    "delta_grid",
     "family_delta",
     "load_rule",
     "measure_grid",
@@ -79,8 +81,6 @@ class DeltaRule:
         return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:12]
 
     def grid(self, graph: Graph) -> list[int | float]:
-        from llpbench.baselines.delta_tuning import delta_grid
-
         return delta_grid(graph, range(self.k_min, self.k_max + 1))
 
 
@@ -124,6 +124,31 @@ def load_rule(path: str | os.PathLike[str] | None = None) -> DeltaRule:
 
 
 # --------------------------------------------------------------------------- the rule
+
+
+def delta_grid(graph: Graph, ks: Iterable[int]) -> list[int | float]:
+    """Candidate Δ values: the median arc weight times ``2**k``, increasing, no duplicates.
+
+    Integer weights give integers of at least 1 (so small ``k`` may collapse onto 1); float
+    weights give floats.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> g = Graph.from_edges(2, np.array([0]), np.array([1]), np.array([8]))
+    >>> delta_grid(g, range(-4, 2))
+    [1, 2, 4, 8, 16]
+    """
+    from llpbench.baselines.delta.stepping import default_delta
+
+    med = default_delta(graph)
+    out: set[int | float] = set()
+    for k in ks:
+        if graph.integer_weights:
+            out.add(max(1, int(round(med * 2.0**k))))
+        else:
+            out.add(float(med) * 2.0**k)
+    return sorted(out)
 
 
 def prior_delta(graph: Graph) -> float:
@@ -207,7 +232,7 @@ def measure_grid(
     """
     from scipy.sparse.csgraph import dijkstra
 
-    from llpbench.baselines.delta_stepping import delta_stepping, resolve_delta
+    from llpbench.baselines.delta.stepping import delta_stepping, resolve_delta
 
     used: list[int | float] = []
     for d in grid:
@@ -279,7 +304,7 @@ def cache_key(rule: DeltaRule, reference: str) -> str:
     import llpbench
     from llpbench.graphs.registry import _module_digest
 
-    kernel = _module_digest("llpbench.baselines.delta_stepping")
+    kernel = _module_digest("llpbench.baselines.delta.stepping")
     return f"{llpbench.__version__}/{kernel}/{rule.digest()}/{reference}"
 
 
@@ -290,8 +315,6 @@ def tune_on(
     on_solve: Callable[[], None] | None = None,
 ) -> FamilyDelta:
     """Apply ``rule`` on ``graph`` (measure its grid, choose Δ); nothing is cached."""
-    from llpbench.bench.runner import pick_sources
-
     sources = pick_sources(graph, rule.sources, rule.seed)
     grid = measure_grid(graph, sources, rule.grid(graph), rule.rounds, rule.threads, on_solve)
     prior = prior_delta(graph)
