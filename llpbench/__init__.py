@@ -6,6 +6,10 @@ and :func:`llpbench.solve`. Everything else is reached through the ``llpbench`` 
 
 from __future__ import annotations
 
+from llpbench import paths as _paths
+
+_paths.keep_compiled_kernels_out_of_the_install()  # before any cache=True kernel is defined
+
 __version__ = "0.1.0"
 
 __all__ = ["ReadOptions", "__version__", "solve"]

@@ -2,8 +2,8 @@
 # Strong-scaling run (configs/scaling.toml, 1..16 threads by default) and its report: Table 2
 # (speedup), the one-thread overhead table and Figure 5 (scaling), all from the same run.
 #   scripts/strong_scaling.sh [RESULTS_DIR] [THREADS]      e.g. scripts/strong_scaling.sh results 1..32
-# Needs llpbench installed (or PYTHONPATH at the repository root) and the real graphs in
-# ../shared/datasets. Prints the machine's core count first: points above it oversubscribe.
+# Needs llpbench installed (or PYTHONPATH at the repository root); its real graphs are the
+# ones embedded in datasets/. Prints the machine's core count first: points above it oversubscribe.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-results}"

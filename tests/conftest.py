@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import lzma
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-DATASETS = REPO.parent / "shared" / "datasets"
+EMBEDDED = REPO / "datasets"  # the real graphs embedded in the repository, as .xz
+EMBEDDED_FILES = ("luxembourg_osm.mtx", "delaunay_n16.mtx", "cit-HepPh.txt")
 
 
 @pytest.fixture(scope="session")
-def datasets_dir() -> Path:
-    """The read-only real graphs in ``../shared/datasets`` (a test that needs them fails,
-    loudly, when they are absent: they are part of what the suite checks)."""
-    if not DATASETS.is_dir():
-        pytest.fail(f"real datasets not found at {DATASETS}: clone beside shared/")
-    return DATASETS
+def datasets_dir(tmp_path_factory) -> Path:
+    """A folder holding the embedded real graphs (``datasets/*.xz``) decompressed, byte for
+    byte as published, for the tests that read, mutate or archive the plain files."""
+    out = tmp_path_factory.mktemp("real-graphs")
+    for name in EMBEDDED_FILES:
+        (out / name).write_bytes(lzma.decompress((EMBEDDED / f"{name}.xz").read_bytes()))
+    return out

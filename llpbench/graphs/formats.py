@@ -16,7 +16,7 @@ it. Formats without a place for n or directedness (``.gr``, ``.wel``) carry them
 line, ``c llpbench: n=<n> directed=<true|false> weights=<int64|float64>`` (``#`` for ``.wel``),
 which other tools skip.
 
-Every reader and writer also accepts the name with ``.gz`` appended.
+Every reader and writer also accepts the name with ``.gz``, ``.xz`` or ``.bz2`` appended.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ import numpy as np
 
 from llpbench.errors import FormatError, ReadingWarning, SpecError
 from llpbench.graphs.formats_text import (
+    COMPRESSED_SUFFIXES,
     BodySpec,
     iter_lines,
     parse_body,
@@ -55,8 +56,9 @@ _BANNER = "a banner '%%MatrixMarket matrix coordinate <pattern|integer|real> <ge
 
 
 def _stem(path: Path) -> str:
-    name = path.name[:-3] if path.name.lower().endswith(".gz") else path.name
-    return Path(name).stem
+    if path.suffix.lower() in COMPRESSED_SUFFIXES:
+        path = path.with_suffix("")
+    return path.stem
 
 
 def read_graph(
@@ -73,7 +75,8 @@ def read_graph(
     ----------
     path : str or Path
         ``.mtx`` (Matrix Market), ``.gr`` (DIMACS shortest path), ``.wel`` (weighted edge
-        list), anything else a SNAP edge list; each optionally followed by ``.gz``.
+        list), anything else a SNAP edge list; each optionally followed by ``.gz``, ``.xz``
+        or ``.bz2``.
     directed : bool, optional
         None keeps the file's own answer (Matrix Market ``symmetric`` and llpbench-written
         undirected files are undirected, everything else directed). False adds every arc's

@@ -34,7 +34,7 @@ def write_graph(graph: Graph, path: str | Path) -> Path:
     undirected graph, that twin arcs carry equal weights). ``.gr`` and ``.wel`` list every arc
     and record n, directedness and the weight dtype in an llpbench comment line. Floats are
     written in their shortest exact form (``repr``), so reading gives the same float64 values.
-    A ``.gz`` suffix compresses the file.
+    A ``.gz``, ``.xz`` or ``.bz2`` suffix compresses the file.
 
     The file appears complete or not at all (temporary file, then rename).
 
@@ -83,7 +83,7 @@ def write_graph(graph: Graph, path: str | Path) -> Path:
         raise FormatError(
             path,
             None,
-            "a file name ending in .mtx, .gr or .wel (optionally .gz) "
+            "a file name ending in .mtx, .gr or .wel (optionally .gz, .xz or .bz2) "
             f"to write, found {path.name!r}",
         )
     write_bytes_atomic(path, head.encode("utf-8") + body)

@@ -99,7 +99,8 @@ def _arcs_of_file(path: Path, reading: dict, graph: Graph):
     if fmt == "mtx":
         import scipy.io
 
-        coo = scipy.io.mmread(str(path)).tocoo()  # symmetric files come back expanded
+        with _open(path, binary=True) as fh:  # scipy reads .gz and .bz2 by name, not .xz
+            coo = scipy.io.mmread(fh).tocoo()  # symmetric files come back expanded
         n, src, dst = coo.shape[0], coo.row.astype(np.int64), coo.col.astype(np.int64)
         w = np.asarray(coo.data, dtype=np.float64)
     elif fmt == "gr":
@@ -162,12 +163,16 @@ def _declared_n(path: Path, comment: str, header_line: int) -> int | None:
     return None
 
 
-def _open(path: Path):
-    if path.name.lower().endswith(".gz"):
-        import gzip
+def _open(path: Path, *, binary: bool = False):
+    import bz2
+    import gzip
+    import lzma
 
-        return gzip.open(path, "rt", encoding="utf-8", errors="replace", newline=None)
-    return open(path, encoding="utf-8", errors="replace", newline=None)
+    opener = {".gz": gzip.open, ".xz": lzma.open, ".bz2": bz2.open}.get(path.suffix.lower(), open)
+    if binary:
+        return opener(path, "rb")
+    mode = "r" if opener is open else "rt"
+    return opener(path, mode, encoding="utf-8", errors="replace", newline=None)
 
 
 def _splitmix(z: np.ndarray) -> np.ndarray:

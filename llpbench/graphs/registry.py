@@ -14,6 +14,16 @@ its weights and caches the finished graph as ``<cache dir>/<NAME>.npz`` beside
 description), a changed source file, or edited generator or weight code rebuilds instead of
 loading a stale graph. Graphs given
 by a bare path are read each time and never cached. The code holds no dataset table.
+
+Where a ``file`` entry's ``path`` points:
+
+- ``bundled:NAME``: a real graph embedded in llpbench itself (``luxembourg_osm.mtx.xz``, ...),
+  in :func:`llpbench.paths.bundled_dir`: the repository's ``datasets/`` in a checkout, the
+  same files shipped as package data (``llpbench/datasets/``) in an installed wheel. NAME is a
+  plain file name. This is how the default run, the family Δ rule and the tests find their
+  real graphs in a fresh clone or a wheel installed anywhere, with nothing beside them.
+- a relative path: against the folder above ``configs/`` (see :mod:`llpbench.paths`);
+- an absolute path: as written (``~`` expanded).
 """
 
 from __future__ import annotations
@@ -46,7 +56,10 @@ _SOURCE_KEYS = {
     "suitesparse": ({"group", "matrix"}, {"sha256", "base_url", "directed", "compact"}),
     "file": ({"path"}, {"directed", "index_base", "pattern_weights", "compact"}),
 }
-_PATH_SUFFIXES = {".mtx", ".gr", ".wel", ".txt", ".el", ".edges", ".tsv", ".csv", ".npz", ".gz"}
+_PATH_SUFFIXES = {
+    ".mtx", ".gr", ".wel", ".txt", ".el", ".edges", ".tsv", ".csv", ".npz", ".gz", ".xz", ".bz2"
+}
+BUNDLED = "bundled:"  # the path prefix of a graph embedded in llpbench (see the module notes)
 
 
 class GraphNotFoundError(LlpbenchError):
@@ -173,6 +186,8 @@ def config_file() -> Path:
 
 
 def _config_path(text: str) -> Path:
+    if text.startswith(BUNDLED):
+        return paths.bundled_dir() / text[len(BUNDLED) :]
     p = Path(text).expanduser()
     return p if p.is_absolute() else (paths.config_root() / p).resolve()
 
@@ -222,6 +237,11 @@ def _spec_from_table(name: str, table: Any, where: str, origin: str) -> GraphSpe
             raise bad(f"source {source!r} needs {', '.join(missing)}")
         if extra := sorted(params.keys() - required - optional):
             raise bad(f"source {source!r} takes no key {', '.join(extra)}")
+    where_from = params.get("path") if source == "file" else None
+    if isinstance(where_from, str) and where_from.startswith(BUNDLED):
+        bundled = where_from[len(BUNDLED) :]
+        if not bundled or Path(bundled).name != bundled or bundled in (".", ".."):
+            raise bad(f"path {where_from!r}: after {BUNDLED!r} comes a plain file name")
     weights = table.get("weights", DEFAULT_WEIGHTS)
     seed = table.get("weight_seed", 0)
     if not isinstance(weights, str) or not isinstance(seed, int):
@@ -387,7 +407,7 @@ def _spec_from_path(text: str, known: list[str], options: ReadOptions) -> GraphS
     if options.compact:
         params["compact"] = True
     return GraphSpec(
-        name=p.stem,
+        name=(p.with_suffix("") if p.suffix.lower() in (".gz", ".xz", ".bz2") else p).stem,
         family="file",
         source="file",
         params=params,
@@ -581,7 +601,8 @@ def load_graph(
     name_or_path : str, path or GraphSpec
         See :func:`resolve`.
     cache_dir : path, optional
-        The datasets cache; default ``$LLPBENCH_DATA_DIR``, else ``<repo>/datasets``.
+        The datasets cache; default ``$LLPBENCH_DATA_DIR``, else a checkout's ``datasets/``,
+        else the user's cache folder (see :mod:`llpbench.paths`).
     progress : bool
         Show download progress for SuiteSparse graphs.
     rebuild : bool

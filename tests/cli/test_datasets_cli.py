@@ -23,9 +23,7 @@ from llpbench.graphs.registry import load_graph
 from tests.cli.conftest import assert_one_line_error
 
 REPO = Path(__file__).resolve().parents[2]
-SHARED = REPO.parent / "shared" / "datasets"
-LUXEMBOURG = SHARED / "luxembourg_osm.mtx"
-needs_shared = pytest.mark.usefixtures("datasets_dir")  # fails, not skips, when absent
+LUXEMBOURG = REPO / "datasets" / "luxembourg_osm.mtx.xz"  # embedded in the repository
 
 
 def test_list_shows_registry_entries_rules_and_cache_state(cli):
@@ -40,9 +38,8 @@ def test_list_shows_registry_entries_rules_and_cache_state(cli):
     assert "yes" not in row
 
 
-@needs_shared
 def test_info_on_the_luxembourg_file_reports_its_vertices_and_arcs(cli):
-    path = os.path.relpath(LUXEMBOURG, REPO)  # ../shared/datasets/luxembourg_osm.mtx
+    path = os.path.relpath(LUXEMBOURG, REPO)  # datasets/luxembourg_osm.mtx.xz
     proc = cli("datasets", "info", path)
     assert proc.returncode == 0, proc.stderr
     assert "114,599" in proc.stdout and "239,332" in proc.stdout and "119,666" in proc.stdout

@@ -323,7 +323,7 @@ def test_independent_reader_agrees_with_the_reader_on_every_format(g, suffix):
 
 
 @pytest.mark.parametrize("name", ["luxembourg-road", "delaunay-n16", "cit-hepph"])
-def test_independent_reader_agrees_on_the_real_registry_graphs(name, datasets_dir, tmp_path):
+def test_independent_reader_agrees_on_the_real_registry_graphs(name, tmp_path):
     g = load_graph(name, cache_dir=tmp_path)
     assert "re-read independently" in reference_input(g)
     same_arcs(reference_matrix(g), g)

@@ -14,9 +14,7 @@ from llpbench.graphs import registry
 from llpbench.graphs.registry import GraphNotFoundError, is_cached, list_specs, load_graph, resolve
 
 REPO = Path(__file__).resolve().parents[2]
-SHARED = REPO.parent / "shared" / "datasets"
-LUXEMBOURG = SHARED / "luxembourg_osm.mtx"
-needs_shared = pytest.mark.usefixtures("datasets_dir")  # fails, not skips, when absent
+LUXEMBOURG = REPO / "datasets" / "luxembourg_osm.mtx.xz"  # embedded in the repository
 
 TINY_TOML = """
 [graphs.tiny-one]
@@ -130,9 +128,9 @@ def test_suitesparse_entries_name_group_and_matrix():
     assert resolve("coAuthorsDBLP").family == "collaboration"
 
 
-def test_relative_file_paths_resolve_against_the_repository_root():
-    expected = (REPO / "../shared/datasets/luxembourg_osm.mtx").resolve()
-    assert resolve("luxembourg-road").path == expected
+def test_bundled_file_paths_resolve_into_the_repository_datasets_folder():
+    assert resolve("luxembourg-road").params["path"] == "bundled:luxembourg_osm.mtx.xz"
+    assert resolve("luxembourg-road").path == LUXEMBOURG
     assert resolve("cit-hepph").params["directed"] is True
 
 
@@ -179,7 +177,6 @@ def test_missing_path_and_directory_are_graph_not_found(tmp_path):
         resolve(str(tmp_path))
 
 
-@needs_shared
 def test_existing_file_resolves_to_an_uncached_file_spec():
     spec = resolve(str(LUXEMBOURG))
     assert (spec.name, spec.family, spec.source, spec.origin) == (
@@ -191,7 +188,6 @@ def test_existing_file_resolves_to_an_uncached_file_spec():
     assert spec.weights == "file" and not spec.cacheable
 
 
-@needs_shared
 def test_pattern_only_file_gets_default_random_weights_and_is_not_cached(tmp_path):
     g = load_graph(str(LUXEMBOURG))
     assert (g.n, g.m, g.directed) == (114_599, 239_332, False)
@@ -279,7 +275,6 @@ def test_compact_file_entry_renumbers_the_ids_that_occur_in_order(tiny_config, t
     assert g.provenance["compacted_from_n"] == 901
 
 
-@needs_shared
 def test_cit_hepph_is_directed_and_counts_only_the_papers_it_names():
     g = load_graph("cit-hepph")
     assert (g.n, g.m, g.directed, g.family) == (21_550, 201_275, True, "citation")
