@@ -124,11 +124,20 @@ def plot_scaling(
     Writes ``figures/scaling-<problem>.png`` and ``.svg`` for ``problem`` (default: every
     problem of the run) and returns the written paths.
     """
+    written: list[Path] = []
+    for fig in scaling_figures(runs, problem):
+        written += save_figure(fig, run_dir, fig.get_label())
+    return written
+
+
+def scaling_figures(runs: pd.DataFrame, problem: str | None = None) -> list[Figure]:
+    """The figures :func:`plot_scaling` writes, each labelled with its file stem
+    (``fig.get_label()``, ``scaling-<problem>``), drawn and sized to hold all they show."""
     cells = cell_stats(runs, intervals=True)
     problems = list(dict.fromkeys(cells["problem"])) if problem is None else [problem]
     if cells.empty or not set(problems) & set(cells["problem"]):
         raise NoDataError(f"no timed rows for {problem or 'any problem'}: nothing to plot")
-    written: list[Path] = []
+    figs = []
     for prob in problems:
         mine = cells[cells["problem"] == prob]
         if mine.empty:
@@ -136,8 +145,9 @@ def plot_scaling(
         cores = {g: core_count(runs[(runs["problem"] == prob) & (runs["graph"] == g)])
                  for g in dict.fromkeys(mine["graph"])}  # fmt: skip
         fig = _scaling_figure(prob, mine, cores)
-        written += save_figure(fig, run_dir, f"scaling-{slug(prob)}")
-    return written
+        fig.set_label(f"scaling-{slug(prob)}")
+        figs.append(fig)
+    return figs
 
 
 def _scaling_figure(problem: str, cells: pd.DataFrame, cores: dict[str, int | None]) -> Figure:
@@ -247,6 +257,18 @@ def plot_worklists(
     NoDataError
         If the run has no worklist rows for the choice; the message lists what it has.
     """
+    fig = worklist_figure(runs, threads=threads, graph=graph, problem=problem)
+    return save_figure(fig, run_dir, fig.get_label())
+
+
+def worklist_figure(
+    runs: pd.DataFrame,
+    threads: int | None = None,
+    graph: str | None = None,
+    problem: str | None = None,
+) -> Figure:
+    """The figure :func:`plot_worklists` writes (same choices and errors), labelled with its
+    file stem (``fig.get_label()``), drawn and sized to hold all it shows."""
     timed = timed_rows(runs)
     rows = timed[(timed["kind"] == "llp") & (timed["worklist"] != "")]
     if rows.empty:
@@ -276,7 +298,8 @@ def plot_worklists(
     colors = {c: s["color"] for c, s in _styles(cell_stats(runs)).items()}  # as in Figure 5
     cores = core_count(runs[(runs["problem"] == problem) & (runs["graph"] == graph)])
     fig = _worklist_figure(rows, base, problem, graph, threads, colors, cores)
-    return save_figure(fig, run_dir, f"worklists-{slug(problem)}-{slug(graph)}-t{threads}")
+    fig.set_label(f"worklists-{slug(problem)}-{slug(graph)}-t{threads}")
+    return fig
 
 
 def _worklist_order(configs: list[str], rows: pd.DataFrame) -> list[str]:
