@@ -321,7 +321,9 @@ def _worklist_figure(
     cores: int | None = None,
 ) -> Figure:
     configs = _worklist_order(list(dict.fromkeys(rows["config"])), rows)
-    fig = Figure(figsize=(11, 4.2), layout="constrained")
+    # the panels keep their height; slanted configuration names get room of their own below
+    slant = math.sin(math.radians(_label_angle(configs))) * max(map(len, configs))
+    fig = Figure(figsize=(11, 3.6 + slant * layout.INCH_PER_CHAR), layout="constrained")
     ax_time, ax_work = fig.subplots(1, 2)
     over = oversubscription_title(threads, cores)
     if over:  # the whole figure is above the core count: both panels shaded
@@ -343,13 +345,19 @@ def _worklist_figure(
         for config, secs in base.groupby("config")["seconds"]:
             ax_time.axhline(secs.median(), color="black", linestyle="--", label=f"{config}")
         ax_time.legend(frameon=False, fontsize=8)
-    ax_time.set_xticks(list(x), labels=configs, rotation=20, ha="right")
-    ax_time.set_ylabel("time (s), median; bars: its 95% interval")
+    ax_time.set_xticks(list(x), labels=configs, rotation=_label_angle(configs), ha="right")
+    ax_time.set_ylabel("time (s), median\nbars: its 95% interval")
+    ax_time.margins(y=0.12)  # room above the tallest bar for its value
     ax_time.set_title(f"time at {threads} threads")
     _counter_panel(ax_work, rows, configs)
     title = f"{problem} on {graph}: worklist policies at {threads} threads{over}"
     fig.suptitle(layout.wrap_label(title, layout.chars_for(11, 12)))
     return layout.fit_canvas(fig)
+
+
+def _label_angle(configs: list[str]) -> int:
+    """Tick labels slanted enough not to run into each other: steeper when long or many."""
+    return 20 if len(configs) <= 4 and max(map(len, configs)) <= 20 else 50
 
 
 def _counter_panel(ax, rows: pd.DataFrame, configs: list[str]) -> None:
@@ -366,7 +374,9 @@ def _counter_panel(ax, rows: pd.DataFrame, configs: list[str]) -> None:
     positive = [v for s in values.values() for v in s.to_numpy() if v > 0]
     if positive and max(positive) / min(positive) > 100:
         ax.set_yscale("symlog", linthresh=min(positive))
-    ax.set_xticks(list(range(len(configs))), labels=configs, rotation=20, ha="right")
+    ax.set_xticks(list(range(len(configs))), labels=configs, rotation=_label_angle(configs),
+                  ha="right")  # fmt: skip
     ax.set_ylabel("per reached vertex (median)" if has_reached else "count (median)")
     ax.set_title("work that explains the gaps")
-    ax.legend(frameon=False, fontsize=8)
+    # beside the panel, not over its bars
+    ax.legend(frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))

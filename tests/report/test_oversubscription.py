@@ -71,7 +71,7 @@ def test_an_instance_measured_on_fewer_cores_is_judged_by_them(tmp_path):
     runs.loc[runs["graph"] == "g-beta", "cores"] = 1  # a merged run: g-beta's shard was smaller
     df = baselines_table(runs)
     cores = df["instance"].map(lambda g: 1 if g == "g-beta" else max(THREADS))
-    assert df[OVERSUBSCRIBED].tolist() == [t > c for t, c in zip(df["threads"], cores)]
+    assert df[OVERSUBSCRIBED].tolist() == (df["threads"] > cores).tolist()
 
 
 def test_unknown_cores_are_said_to_be_unknown_not_guessed(tmp_path):
