@@ -194,6 +194,21 @@ def blas_threads() -> list[dict[str, Any]] | str:
     return pools or UNAVAILABLE
 
 
+def core_count() -> int:
+    """How many threads this process can run at once, each on a core of its own.
+
+    The physical cores (``psutil.cpu_count(logical=False)``; the logical CPUs where psutil
+    cannot tell), capped by the CPUs the process may run on (its affinity set, what
+    ``taskset`` or a container left it). Above this many threads, workers time-share cores:
+    a time measured there is not a parallel speedup, and the report says so.
+    """
+    import psutil
+
+    cores = psutil.cpu_count(logical=False) or psutil.cpu_count(logical=True) or 1
+    allowed = affinity()
+    return min(cores, len(allowed)) if isinstance(allowed, list) and allowed else cores
+
+
 def machine_info(root: Path) -> dict[str, Any]:
     """Everything about the machine a results reader needs to interpret the times.
 
@@ -214,6 +229,7 @@ def machine_info(root: Path) -> dict[str, Any]:
         "cores": logical if logical else UNAVAILABLE,  # kept: older runs' readers use it
         "logical_cores": logical if logical else UNAVAILABLE,
         "physical_cores": _or_unavailable(psutil.cpu_count(logical=False)),
+        "core_count": core_count(),  # the thread count above which a run is oversubscribed
         "affinity": allowed,
         "affinity_count": len(allowed) if isinstance(allowed, list) else UNAVAILABLE,
         "frequency": frequency(),
@@ -239,8 +255,9 @@ def finish_machine_info(machine: dict[str, Any]) -> dict[str, Any]:
 #: Fields that describe the machine itself (not the moment): what ``compare`` sets side by
 #: side, as dotted paths into the record.
 STABLE_FIELDS = (
-    "cpu_model", "cpu_arch", "logical_cores", "physical_cores", "affinity", "frequency.max_mhz",
-    "governor", "memory.total_bytes", "platform", "hostname", "numba.threading_layer",
+    "cpu_model", "cpu_arch", "logical_cores", "physical_cores", "core_count", "affinity",
+    "frequency.max_mhz", "governor", "memory.total_bytes", "platform", "hostname",
+    "numba.threading_layer",
     "numba.NUMBA_NUM_THREADS", "blas", "versions.python", "versions.numba", "versions.numpy",
     "versions.scipy",
 )  # fmt: skip

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from llpbench.baselines.selection import baselines_of, default_baseline, takes_delta
+from llpbench.bench.machine import core_count
 from llpbench.bench.options import ORDERS
 from llpbench.bench.plan import CellId, instance_slots, runnable
 from llpbench.bench.spec import Config, Study, Sweep, variant_of
@@ -161,6 +162,7 @@ class Runner:
         self.cache_dir = cache_dir
         self.delta_for = delta_for or (lambda graph, source, delta: delta)
         self.only = only  # a shard's cells; None: every cell of the sweep
+        self.cores = core_count()  # each row says how many threads this machine could run
         self._graphs: dict[str, Graph] = {}
         self._instances: dict[tuple, Any] = {}
         self._references: dict[tuple, np.ndarray] = {}
@@ -292,6 +294,7 @@ class Runner:
             timestamp=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             reading=reading_label(graph) if graph is not None else "generated",
             variant=cell.variant,
+            cores=self.cores,
             **out.counters,
         )
         return row

@@ -51,4 +51,6 @@ COLUMNS = (
     # merged parallel arcs), "generated" for generated graphs and problems
     "variant",  # the instance family of generated problems that have several (identical,
     # layered, signed, ...), "" for the others
+    "cores",  # the machine's cores this run could use (bench.machine.core_count): threads
+    # above it time-share cores (oversubscribed)
 )

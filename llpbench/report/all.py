@@ -18,6 +18,7 @@ import pandas as pd
 from llpbench.errors import LlpbenchError
 from llpbench.report import tables
 from llpbench.report.instability import instability_table
+from llpbench.report.oversubscription import mark_oversubscribed
 from llpbench.report.store import load_meta, load_runs, timed_rows
 
 TITLES = {
@@ -72,7 +73,7 @@ def build_table(
     if name == "problems":
         return tables.problems_table(runs)
     if name == "instability":
-        return instability_table(runs)
+        return mark_oversubscribed(instability_table(runs), runs)
     if name == "baselines":
         return tables.baselines_table(runs)
     raise LlpbenchError(f"unknown table {name!r}; known: {', '.join(TITLES)}")

@@ -28,9 +28,13 @@ matplotlib.use("Agg")  # no display: figures go to files, on any machine
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import NullFormatter, NullLocator  # noqa: E402
 
 from llpbench.errors import LlpbenchError  # noqa: E402
+from llpbench.report import layout  # noqa: E402
+from llpbench.report.oversubscription import core_count, oversubscription_title  # noqa: E402
 from llpbench.report.stats import median_ci  # noqa: E402
 from llpbench.report.store import per_reached, timed_rows  # noqa: E402
 from llpbench.report.tables import cell_stats  # noqa: E402
@@ -42,6 +46,10 @@ WORKLIST_ORDER = ("swb", "ptwb", "ptcf", "bucketed")
 EXPLAINING_COUNTERS = ("stale", "retries", "contention", "steals")
 LLP_COLORS = plt.get_cmap("tab10").colors
 BASELINE_COLORS = ("black", "dimgray", "darkgray")
+#: How the threads above the machine's cores are drawn: a shaded region from the core count.
+OVERSUBSCRIBED_SHADE = {"color": "tab:red", "alpha": 0.08, "linewidth": 0, "zorder": 0}
+CORE_LINE = {"color": "tab:red", "linestyle": ":", "linewidth": 1.2}
+PANEL_INCHES = (4.3, 3.4)
 
 
 class NoDataError(LlpbenchError):
@@ -116,24 +124,39 @@ def plot_scaling(
     Writes ``figures/scaling-<problem>.png`` and ``.svg`` for ``problem`` (default: every
     problem of the run) and returns the written paths.
     """
+    written: list[Path] = []
+    for fig in scaling_figures(runs, problem):
+        written += save_figure(fig, run_dir, fig.get_label())
+    return written
+
+
+def scaling_figures(runs: pd.DataFrame, problem: str | None = None) -> list[Figure]:
+    """The figures :func:`plot_scaling` writes, each labelled with its file stem
+    (``fig.get_label()``, ``scaling-<problem>``), drawn and sized to hold all they show."""
     cells = cell_stats(runs, intervals=True)
     problems = list(dict.fromkeys(cells["problem"])) if problem is None else [problem]
     if cells.empty or not set(problems) & set(cells["problem"]):
         raise NoDataError(f"no timed rows for {problem or 'any problem'}: nothing to plot")
-    written: list[Path] = []
+    figs = []
     for prob in problems:
         mine = cells[cells["problem"] == prob]
         if mine.empty:
             raise NoDataError(f"no timed rows for problem {prob!r}: nothing to plot")
-        written += save_figure(_scaling_figure(prob, mine), run_dir, f"scaling-{slug(prob)}")
-    return written
+        cores = {g: core_count(runs[(runs["problem"] == prob) & (runs["graph"] == g)])
+                 for g in dict.fromkeys(mine["graph"])}  # fmt: skip
+        fig = _scaling_figure(prob, mine, cores)
+        fig.set_label(f"scaling-{slug(prob)}")
+        figs.append(fig)
+    return figs
 
 
-def _scaling_figure(problem: str, cells: pd.DataFrame) -> Figure:
+def _scaling_figure(problem: str, cells: pd.DataFrame, cores: dict[str, int | None]) -> Figure:
+    """The scaling figure; ``cores`` maps each graph to its machine's cores (None: unknown)."""
     graphs = list(dict.fromkeys(cells["graph"]))
     ncols = min(3, len(graphs))
     nrows = math.ceil(len(graphs) / ncols)
-    fig = Figure(figsize=(4.3 * ncols, 3.4 * nrows + 0.8), layout="constrained")
+    width = PANEL_INCHES[0] * ncols
+    fig = Figure(figsize=(width, PANEL_INCHES[1] * nrows), layout="constrained")
     axes = fig.subplots(nrows, ncols, squeeze=False)
     styles = _styles(cells)
     handles: dict[str, object] = {}
@@ -154,20 +177,56 @@ def _scaling_figure(problem: str, cells: pd.DataFrame) -> Figure:
             else:
                 yerr = [(med - lo).clip(min=0), (hi - med).clip(min=0)]
                 ax.errorbar(x, med, yerr=yerr, color=style["color"], capsize=3)
-        _thread_axis(ax, sorted(int(t) for t in here["threads"].unique()))
+        counts = sorted(int(t) for t in here["threads"].unique())
+        _thread_axis(ax, counts)
+        if _shade_oversubscribed(ax, counts, cores.get(graph)):
+            handles.update(_oversubscribed_handles(cores.get(graph)))
         ax.set_yscale("log")
-        ax.set_title(graph)
+        ax.set_title(layout.wrap_label(graph, layout.chars_for(PANEL_INCHES[0] - 0.6, 12)))
         ax.set_xlabel("threads")
         ax.set_ylabel("time (s)")
         ax.grid(True, which="both", alpha=0.3)
     for ax in axes.flat[len(graphs) :]:
         ax.set_visible(False)
+    columns = layout.legend_columns(list(handles), width)
     fig.legend(
-        list(handles.values()), list(handles), loc="outside lower center",
-        ncols=min(len(handles), 4), frameon=False,
+        list(handles.values()), list(handles), loc="outside lower center", ncols=columns,
+        frameon=False,
     )  # fmt: skip
-    fig.suptitle(f"{problem}: time vs threads (median; band: its 95% bootstrap interval)")
-    return fig
+    title = layout.wrap_label(
+        f"{problem}: time vs threads (median; band: its 95% bootstrap interval)",
+        layout.chars_for(width, 12),
+    )
+    fig.suptitle(title)
+    # room for the title's and the legend's lines on top of the panels
+    rows = math.ceil(len(handles) / columns) + layout.text_lines(title) * 1.2
+    fig.set_size_inches(width, PANEL_INCHES[1] * nrows + layout.LINE_INCHES * rows + 0.2)
+    return layout.fit_canvas(fig)
+
+
+def _shade_oversubscribed(ax, threads: list[int], cores: int | None) -> bool:
+    """Shade the thread counts above ``cores`` and draw the core count as a labelled line;
+    False (nothing drawn) when no thread count exceeds it or the cores are unknown."""
+    if cores is None or threads[-1] <= cores:
+        return False
+    low, high = ax.get_xlim()
+    ax.axvspan(max(cores, low), high, **OVERSUBSCRIBED_SHADE)
+    ax.axvline(cores, **CORE_LINE)
+    ax.text(
+        cores, 0.97, f" {cores} cores", transform=ax.get_xaxis_transform(), ha="left",
+        va="top", fontsize=8, color=CORE_LINE["color"], clip_on=True,
+    )  # fmt: skip
+    ax.set_xlim(low, high)
+    return True
+
+
+def _oversubscribed_handles(cores: int | None) -> dict[str, object]:
+    """Legend entries for the core line and the shaded region."""
+    shade = {k: v for k, v in OVERSUBSCRIBED_SHADE.items() if k != "zorder"}
+    return {
+        f"{cores} cores (the machine's)": Line2D([], [], **CORE_LINE),
+        f"oversubscribed (> {cores} threads)": Patch(**{**shade, "alpha": 0.2}),
+    }
 
 
 def plot_worklists(
@@ -198,6 +257,18 @@ def plot_worklists(
     NoDataError
         If the run has no worklist rows for the choice; the message lists what it has.
     """
+    fig = worklist_figure(runs, threads=threads, graph=graph, problem=problem)
+    return save_figure(fig, run_dir, fig.get_label())
+
+
+def worklist_figure(
+    runs: pd.DataFrame,
+    threads: int | None = None,
+    graph: str | None = None,
+    problem: str | None = None,
+) -> Figure:
+    """The figure :func:`plot_worklists` writes (same choices and errors), labelled with its
+    file stem (``fig.get_label()``), drawn and sized to hold all it shows."""
     timed = timed_rows(runs)
     rows = timed[(timed["kind"] == "llp") & (timed["worklist"] != "")]
     if rows.empty:
@@ -225,8 +296,10 @@ def plot_worklists(
         & (timed["threads"] == threads)
     ]
     colors = {c: s["color"] for c, s in _styles(cell_stats(runs)).items()}  # as in Figure 5
-    fig = _worklist_figure(rows, base, problem, graph, threads, colors)
-    return save_figure(fig, run_dir, f"worklists-{slug(problem)}-{slug(graph)}-t{threads}")
+    cores = core_count(runs[(runs["problem"] == problem) & (runs["graph"] == graph)])
+    fig = _worklist_figure(rows, base, problem, graph, threads, colors, cores)
+    fig.set_label(f"worklists-{slug(problem)}-{slug(graph)}-t{threads}")
+    return fig
 
 
 def _worklist_order(configs: list[str], rows: pd.DataFrame) -> list[str]:
@@ -245,10 +318,17 @@ def _worklist_figure(
     graph: str,
     threads: int,
     colors: dict[str, object],
+    cores: int | None = None,
 ) -> Figure:
     configs = _worklist_order(list(dict.fromkeys(rows["config"])), rows)
-    fig = Figure(figsize=(11, 4.2), layout="constrained")
+    # the panels keep their height; slanted configuration names get room of their own below
+    slant = math.sin(math.radians(_label_angle(configs))) * max(map(len, configs))
+    fig = Figure(figsize=(11, 3.6 + slant * layout.INCH_PER_CHAR), layout="constrained")
     ax_time, ax_work = fig.subplots(1, 2)
+    over = oversubscription_title(threads, cores)
+    if over:  # the whole figure is above the core count: both panels shaded
+        for ax in (ax_time, ax_work):
+            ax.set_facecolor((*matplotlib.colors.to_rgb(OVERSUBSCRIBED_SHADE["color"]), 0.08))
     seconds = rows.groupby("config")["seconds"]
     med = seconds.median().reindex(configs)
     bounds = {c: median_ci(s) for c, s in seconds}
@@ -265,12 +345,19 @@ def _worklist_figure(
         for config, secs in base.groupby("config")["seconds"]:
             ax_time.axhline(secs.median(), color="black", linestyle="--", label=f"{config}")
         ax_time.legend(frameon=False, fontsize=8)
-    ax_time.set_xticks(list(x), labels=configs, rotation=20, ha="right")
-    ax_time.set_ylabel("time (s), median; bars: its 95% interval")
+    ax_time.set_xticks(list(x), labels=configs, rotation=_label_angle(configs), ha="right")
+    ax_time.set_ylabel("time (s), median\nbars: its 95% interval")
+    ax_time.margins(y=0.12)  # room above the tallest bar for its value
     ax_time.set_title(f"time at {threads} threads")
     _counter_panel(ax_work, rows, configs)
-    fig.suptitle(f"{problem} on {graph}: worklist policies at {threads} threads")
-    return fig
+    title = f"{problem} on {graph}: worklist policies at {threads} threads{over}"
+    fig.suptitle(layout.wrap_label(title, layout.chars_for(11, 12)))
+    return layout.fit_canvas(fig)
+
+
+def _label_angle(configs: list[str]) -> int:
+    """Tick labels slanted enough not to run into each other: steeper when long or many."""
+    return 20 if len(configs) <= 4 and max(map(len, configs)) <= 20 else 50
 
 
 def _counter_panel(ax, rows: pd.DataFrame, configs: list[str]) -> None:
@@ -287,7 +374,9 @@ def _counter_panel(ax, rows: pd.DataFrame, configs: list[str]) -> None:
     positive = [v for s in values.values() for v in s.to_numpy() if v > 0]
     if positive and max(positive) / min(positive) > 100:
         ax.set_yscale("symlog", linthresh=min(positive))
-    ax.set_xticks(list(range(len(configs))), labels=configs, rotation=20, ha="right")
+    ax.set_xticks(list(range(len(configs))), labels=configs, rotation=_label_angle(configs),
+                  ha="right")  # fmt: skip
     ax.set_ylabel("per reached vertex (median)" if has_reached else "count (median)")
     ax.set_title("work that explains the gaps")
-    ax.legend(frameon=False, fontsize=8)
+    # beside the panel, not over its bars
+    ax.legend(frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))

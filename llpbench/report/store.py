@@ -34,10 +34,12 @@ TEXT_COLUMNS = (
     "variant",
 )
 #: Columns added after runs were first stored: a runs.csv without them reads them as empty.
-LATER_COLUMNS = ("variant",)
+LATER_COLUMNS = ("variant", "cores")
 #: Integer columns that every row must fill; the other integer columns may be empty (``<NA>``).
 REQUIRED_INT_COLUMNS = ("threads", "rep")
-INT_COLUMNS = ("n", "m", "threads", "source", "size", "seed", "rep")
+INT_COLUMNS = ("n", "m", "threads", "source", "size", "seed", "rep", "cores")
+#: Where an older run's ``meta.json`` says how many cores it had, most telling first.
+META_CORES = ("core_count", "physical_cores", "logical_cores", "cores")
 _TRUE = {"true", "1", "yes"}
 _FALSE = {"false", "0", "no"}
 
@@ -101,6 +103,16 @@ def load_meta(run_dir: str | os.PathLike[str]) -> dict[str, Any]:
     return meta if isinstance(meta, dict) else {}
 
 
+def meta_cores(meta: dict[str, Any]) -> Any:
+    """The cores a run's machine record names (see :data:`META_CORES`), or ``pd.NA``."""
+    machine = meta.get("machine") if isinstance(meta.get("machine"), dict) else meta
+    for key in META_CORES:
+        value = machine.get(key)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+    return pd.NA
+
+
 def load_runs(run_dir: str | os.PathLike[str]) -> pd.DataFrame:
     """Every row of a run's ``runs.csv``, typed, in file order.
 
@@ -109,7 +121,9 @@ def load_runs(run_dir: str | os.PathLike[str]) -> pd.DataFrame:
     the times, Δ, counters and ``reached`` are floats (NaN where empty); ``verified`` is a
     nullable boolean (``<NA>`` when verification was off). Columns beyond the schema are kept
     as text. A torn last row (a crash or a full disk in the middle of a write) is left out
-    with a :class:`~llpbench.errors.StoreWarning` naming it; ``run --resume`` redoes it.
+    with a :class:`~llpbench.errors.StoreWarning` naming it; ``run --resume`` redoes it. A run
+    stored before rows named their machine's ``cores`` takes them from its ``meta.json``
+    (``<NA>`` when that does not say either).
 
     Raises
     ------
@@ -153,6 +167,8 @@ def load_runs(run_dir: str | os.PathLike[str]) -> pd.DataFrame:
             raise FormatError(path, row + 2, f"column {col!r}: expected an integer, got nothing")
         df[col] = df[col].astype("int64")
     df["verified"] = _booleans(raw["verified"], path)
+    if df["cores"].isna().any():  # a run from before rows said: its machine record does
+        df["cores"] = df["cores"].fillna(meta_cores(load_meta(run_dir)))
     if bad := sorted(set(df["kind"]) - set(KINDS)):
         line = int(df.index[df["kind"] == bad[0]][0]) + 2
         raise FormatError(path, line, f"column 'kind': expected llp or baseline, got {bad[0]!r}")

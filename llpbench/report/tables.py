@@ -18,6 +18,9 @@ How far to trust a ratio. Every speedup and ratio comes with its 95% bootstrap i
 (``*_ci_low``, ``*_ci_high``; :mod:`llpbench.report.stats`), both sides resampled from their
 stored rows; an interval that includes 1.0 means the rows cannot tell the two apart. Cells
 whose repetitions disagree (:mod:`llpbench.report.instability`) are named in the notes.
+
+Where a table has a ``threads`` column, an ``oversubscribed`` column beside it says whether
+that thread count exceeded the machine's cores (:mod:`llpbench.report.oversubscription`).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from typing import Any
 import pandas as pd
 
 from llpbench.report.instability import instability_note
+from llpbench.report.oversubscription import mark_oversubscribed
 from llpbench.report.stats import median_ci, ratio_ci
 from llpbench.report.store import exclusion_note, per_reached, timed_rows
 
@@ -191,7 +195,8 @@ def speedup_table(runs: pd.DataFrame, problems: Iterable[str] | None = ("sssp",)
     df = pd.DataFrame(rows, columns=SPEEDUP_COLUMNS)
     mine = runs if wanted is None else runs[runs["problem"].isin(wanted)]
     used = _used_cells(df, [("best_llp", "threads"), ("baseline", "baseline_threads")])
-    return _with_notes(df, [*notes, exclusion_note(mine), instability_note(runs, used)])
+    df = _with_notes(df, [*notes, exclusion_note(mine), instability_note(runs, used)])
+    return mark_oversubscribed(df, runs)
 
 
 PROBLEMS_COLUMNS = [
@@ -260,8 +265,9 @@ def problems_table(runs: pd.DataFrame, exclude: Iterable[str] = ("sssp",)) -> pd
             )
     df = pd.DataFrame(rows, columns=PROBLEMS_COLUMNS)
     used = _used_cells(df, [("best_llp", "threads"), ("baseline", "baseline_threads")])
-    return _with_notes(df, [*notes, exclusion_note(runs[~runs["problem"].isin(skip)]),
-                            instability_note(runs, used)])  # fmt: skip
+    df = _with_notes(df, [*notes, exclusion_note(runs[~runs["problem"].isin(skip)]),
+                          instability_note(runs, used)])  # fmt: skip
+    return mark_oversubscribed(df, runs)
 
 
 BASELINES_COLUMNS = [
@@ -301,7 +307,7 @@ def baselines_table(runs: pd.DataFrame) -> pd.DataFrame:
                 }
             )
     df = pd.DataFrame(rows, columns=BASELINES_COLUMNS)
-    return _with_notes(df, [*dict.fromkeys(notes), exclusion_note(runs)])
+    return mark_oversubscribed(_with_notes(df, [*dict.fromkeys(notes), exclusion_note(runs)]), runs)
 
 
 OVERHEAD_COLUMNS = [
