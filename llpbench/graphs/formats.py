@@ -34,6 +34,7 @@ from llpbench.graphs.formats_text import (
     BodySpec,
     iter_lines,
     parse_body,
+    quote_line,
     read_bytes,
     suffix_of,
 )
@@ -581,5 +582,4 @@ def _last_line(data: bytes) -> int:
 
 
 def _found(line: bytes) -> str:
-    text = line.decode("utf-8", "replace").strip()
-    return repr(text if len(text) <= 60 else text[:60] + "...")
+    return quote_line(line)
