@@ -9,7 +9,14 @@ from rich.console import Console
 
 from llpbench import paths
 from llpbench.cli.lists import split_ints, split_list
-from llpbench.cli.reading import COMPACT, DIRECTED, INDEX_BASE, WEIGHTS, read_options
+from llpbench.cli.reading import (
+    COMPACT,
+    DIRECTED,
+    INDEX_BASE,
+    MAX_MEMORY,
+    WEIGHTS,
+    read_options,
+)
 from llpbench.errors import SpecError, VerificationError
 
 ORDER = typer.Option(
@@ -77,6 +84,7 @@ def run_command(
     index_base: str = INDEX_BASE,
     weights: str = WEIGHTS,
     compact: bool = COMPACT,
+    max_memory: str = MAX_MEMORY,
     shard: str = typer.Option(None, "--shard", help="Run only shard I of N: I/N, from 1."),
     executor: str = typer.Option(None, "--executor", help="Run shards as jobs: local, slurm."),
     shards: int = typer.Option(None, "--shards", help="Number of shards (jobs), --executor."),
@@ -99,7 +107,7 @@ def run_command(
     )
 
     thread_counts = tuple(_threads(threads)) if threads else None  # bad spec: fail first
-    reading = read_options(directed, index_base, weights, compact)
+    reading = read_options(directed, index_base, weights, compact, max_memory)
     read_fields = {
         "directed": reading.directed,
         "index_base": reading.index_base if reading.index_base != "auto" else None,
