@@ -87,10 +87,19 @@ def pick_sources(graph: Graph, count: int, seed: int) -> list[int]:
 
     The draw depends only on the graph's name and size and the seed, so every solver and
     thread count (and every rerun) gets the same sources, as GAP's ``SourcePicker`` does.
+    More sources than such vertices, or an empty graph, is refused (:class:`SpecError`).
     """
+    if graph.n == 0:
+        where = graph.provenance.get("source") or graph.name
+        raise SpecError(f"{where}: the graph has no vertices (nothing to solve)")
     candidates = np.flatnonzero(graph.out_degrees() > 0)
     if candidates.size == 0:
         return [0]
+    if count > candidates.size:
+        raise SpecError(
+            f"sources must be at most {candidates.size:,} on {graph.name} (its vertices with an "
+            f"out-arc, of {graph.n:,}), got {count}: more would repeat sources"
+        )
     rng = np.random.default_rng([seed, zlib.crc32(graph.name.encode()), graph.n])
     replace = candidates.size < count
     return [int(v) for v in rng.choice(candidates, size=count, replace=replace)]
@@ -160,13 +169,26 @@ class RunSummary:
     failures: list[str] = field(default_factory=list)
 
 
+def preflight(
+    sweep: Sweep, *, cache_dir: Path | None = None, only: Collection[CellId] | None = None
+) -> int:
+    """Plan every cell of ``sweep`` before anything is written, and return their number.
+
+    Loads each graph the cells use (reading it as the run will) and picks its sources, so a
+    graph that cannot be read or a ``sources`` count it cannot give fails here, before a run
+    folder exists. The graphs are then let go: the run loads them again (from the cache for
+    registry graphs).
+    """
+    return len(Runner(sweep, None, cache_dir=cache_dir, only=only).cells())
+
+
 class Runner:
     """Execute a sweep into a :class:`RunStore`."""
 
     def __init__(
         self,
         sweep: Sweep,
-        store: RunStore,
+        store: RunStore | None,
         *,
         cache_dir: Path | None = None,
         delta_for: Callable[[Graph, int, float | None], float | None] | None = None,

@@ -8,8 +8,11 @@ every solver and thread count.
 
 from __future__ import annotations
 
+import difflib
+import math
 import re
 import tomllib
+from collections.abc import Collection
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -193,6 +196,46 @@ _STUDY_KEYS = {
     "problem", "graphs", "sizes", "configs", "threads", "sources", "reps", "seed", "delta",
     "directed", "index_base", "weights", "compact", "variant",
 }
+_SWEEP_TABLES = ("sweep", "study")
+
+
+def check_value(name: str, value: Any) -> None:
+    """Refuse a value no sweep can use, in the one wording flags and configs share:
+    ``NAME must be ..., got VALUE`` (``name`` is ``--reps`` on the command line, ``reps``
+    in a config). ``reps``, ``sources`` and sizes are integers >= 1, ``seed`` an integer
+    >= 0 (numpy's generators take no negative seed), ``delta`` a positive finite number.
+
+    Raises
+    ------
+    SpecError
+
+    Examples
+    --------
+    >>> check_value("--delta", float("nan"))
+    Traceback (most recent call last):
+    ...
+    llpbench.errors.SpecError: --delta must be a positive finite number, got nan
+    """
+    key = name.lstrip("-")
+    if key == "delta":
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if not ok or not math.isfinite(value) or value <= 0:
+            raise SpecError(f"{name} must be a positive finite number, got {value!r}")
+        return
+    low = 0 if key == "seed" else 1
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise SpecError(f"{name} must be an integer >= {low}, got {value!r}")
+
+
+def _check_keys(where: str, table: dict, known: Collection[str], what: str) -> None:
+    """Refuse a key (or table) a sweep does not know, with the closest known ones."""
+    for key in table:
+        if key not in known:
+            close = difflib.get_close_matches(str(key), list(known), n=2, cutoff=0.6)
+            hint = f"; did you mean {' or '.join(close)}?" if close else (
+                f"; known: {', '.join(sorted(known))}"
+            )
+            raise SpecError(f"{where}: unknown {what} {key!r}{hint}")
 
 
 def load_sweep(path: str | Path) -> Sweep:
@@ -210,17 +253,24 @@ def load_sweep(path: str | Path) -> Sweep:
         raise SpecError(f"{path}: cannot read: {exc.strerror or exc}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(f"{path}: not valid TOML: {exc}") from exc
-    defaults = dict(data.get("sweep", {}))
-    verify = bool(defaults.pop("verify", True))
+    _check_keys(str(path), data, _SWEEP_TABLES, "table")
+    defaults = data.get("sweep", {})
+    if not isinstance(defaults, dict):
+        raise SpecError(f"{path}: [sweep] must be one table of defaults, got {defaults!r}")
+    _check_keys(f"{path}: [sweep]", defaults, _STUDY_KEYS | {"verify"}, "key")
+    defaults = dict(defaults)
+    verify = defaults.pop("verify", True)
+    if not isinstance(verify, bool):
+        raise SpecError(f"{path}: [sweep]: verify must be true or false, got {verify!r}")
     studies_raw = data.get("study", [])
     if not isinstance(studies_raw, list) or not studies_raw:
         raise SpecError(f"{path}: expected at least one [[study]] table")
     studies = []
     for i, raw in enumerate(studies_raw, 1):
+        if not isinstance(raw, dict):
+            raise SpecError(f"{path}: study {i}: expected a [[study]] table, got {raw!r}")
+        _check_keys(f"{path}: study {i}", raw, _STUDY_KEYS, "key")
         merged = {**defaults, **raw}
-        unknown = set(merged) - _STUDY_KEYS
-        if unknown:
-            raise SpecError(f"{path}: study {i}: unknown keys {sorted(unknown)}")
         studies.append(make_study(**merged, where=f"{path}: study {i}"))
     return Sweep(tuple(studies), verify=verify, name=path.stem)
 
@@ -251,11 +301,21 @@ def make_study(
         raise SpecError(f"{prefix}problem {problem!r} needs at least one graph")
     if module.INPUT == "size" and not sizes and not graphs:
         raise SpecError(f"{prefix}problem {problem!r} needs sizes (or graphs)")
-    for name, value, low in (("sources", sources, 1), ("reps", reps, 1)):
-        if not isinstance(value, int) or value < low:
-            raise SpecError(f"{prefix}{name} must be an integer >= {low}, got {value!r}")
-    if delta is not None and (not isinstance(delta, (int, float)) or delta <= 0):
-        raise SpecError(f"{prefix}delta must be a positive number, got {delta!r}")
+    try:
+        for name, value in (("sources", sources), ("reps", reps), ("seed", seed)):
+            check_value(name, value)
+        if delta is not None:
+            check_value("delta", delta)
+        for key, items, kind in (("graphs", graphs, str), ("sizes", sizes, int)):
+            if isinstance(items, (str, bytes)) or not isinstance(items, (list, tuple)) or not all(
+                isinstance(x, kind) and not isinstance(x, bool) for x in items
+            ):
+                noun = "names" if kind is str else "integers"
+                raise SpecError(f"{key} must be a list of {noun}, got {items!r}")
+        for size in sizes:
+            check_value("sizes", size)
+    except SpecError as exc:
+        raise SpecError(f"{prefix}{exc}") from None
     if directed is not None and not isinstance(directed, bool):
         raise SpecError(f"{prefix}directed must be true or false, got {directed!r}")
     if str(index_base) not in ("auto", "0", "1"):

@@ -45,7 +45,9 @@ def solve_command(
 ) -> None:
     """Solve one instance with one LLP configuration and print time, counters, verification."""
     from llpbench.api import solve, write_answer
+    from llpbench.bench.spec import check_value
 
+    check_value("--seed", seed)
     sol = solve(
         graph,
         problem=problem,

@@ -98,6 +98,7 @@ def run_command(
     """Run a benchmark sweep: every configuration x thread count x source, verified."""
     from llpbench.bench.spec import (
         Sweep,
+        check_value,
         configs_from_flags,
         load_sweep,
         make_study,
@@ -107,6 +108,10 @@ def run_command(
     )
 
     thread_counts = tuple(_threads(threads)) if threads else None  # bad spec: fail first
+    for flag, value in (("--reps", reps), ("--sources", sources), ("--seed", seed),
+                        ("--delta", delta)):
+        if value is not None:  # None: not given (0 is a value, and refused)
+            check_value(flag, value)
     reading = read_options(directed, index_base, weights, compact, max_memory)
     read_fields = {
         "directed": reading.directed,
@@ -139,8 +144,8 @@ def run_command(
             sizes=sizes,
             configs=configs_from_flags(solver, worklist, not no_baseline, split_list(baseline)),
             threads=list(thread_counts or (1,)),
-            sources=sources or 1,
-            reps=reps or 3,
+            sources=1 if sources is None else sources,
+            reps=3 if reps is None else reps,
             seed=42 if seed is None else seed,
             delta=delta,
             directed=reading.directed,
@@ -173,8 +178,11 @@ def _threads(spec: list[str]) -> list[int]:
 def _execute(
     sweep, *, out, resume, cache_dir, progress, order="interleaved", pin=False, shard=None
 ) -> Path:
+    from llpbench.bench.runner import preflight
     from llpbench.bench.session import run_sweep
 
+    # every input checked before a run folder exists: bad input leaves no folder behind
+    preflight(sweep, cache_dir=cache_dir, only=shard.cells if shard is not None else None)
     console = Console()
     session = run_sweep(
         sweep, out=out, resume=resume, cache_dir=cache_dir, progress=progress, order=order,
