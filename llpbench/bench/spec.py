@@ -196,7 +196,7 @@ _STUDY_KEYS = {
     "problem", "graphs", "sizes", "configs", "threads", "sources", "reps", "seed", "delta",
     "directed", "index_base", "weights", "compact", "variant",
 }
-_SWEEP_TABLES = ("sweep", "study")
+_SWEEP_TABLES = ("sweep", "study", "cluster")  # [cluster] is read by bench.cluster
 
 
 def check_value(name: str, value: Any) -> None:
