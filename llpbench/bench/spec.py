@@ -8,7 +8,6 @@ every solver and thread count.
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 import tomllib
@@ -230,12 +229,8 @@ def check_value(name: str, value: Any) -> None:
 def _check_keys(where: str, table: dict, known: Collection[str], what: str) -> None:
     """Refuse a key (or table) a sweep does not know, with the closest known ones."""
     for key in table:
-        if key not in known:
-            close = difflib.get_close_matches(str(key), list(known), n=2, cutoff=0.6)
-            hint = f"; did you mean {' or '.join(close)}?" if close else (
-                f"; known: {', '.join(sorted(known))}"
-            )
-            raise SpecError(f"{where}: unknown {what} {key!r}{hint}")
+        if key not in known:  # worded as an unknown graph or solver name is
+            raise SpecError(f"{where}: {UnknownNameError(what, str(key), sorted(known))}")
 
 
 def load_sweep(path: str | Path) -> Sweep:
@@ -275,7 +270,21 @@ def load_sweep(path: str | Path) -> Sweep:
     return Sweep(tuple(studies), verify=verify, name=path.stem)
 
 
-def make_study(
+def make_study(where: str = "", **values: Any) -> Study:
+    """A validated :class:`Study` from plain values (CLI flags or a TOML table).
+
+    ``where`` (a config file and study number) prefixes any error, so that a bad problem,
+    solver, thread spec or weight rule in a config names the file it came from; flags keep
+    their own wording (``--delta ...``)."""
+    try:
+        return _study(**values)
+    except LlpbenchError as exc:
+        if not where:
+            raise
+        raise SpecError(f"{where}: {exc}") from None
+
+
+def _study(
     problem: str = "sssp",
     graphs: list[str] | tuple[str, ...] = (),
     sizes: list[int] | tuple[int, ...] = (),
@@ -290,53 +299,42 @@ def make_study(
     weights: str | None = None,
     compact: bool = False,
     variant: str | None = None,
-    where: str = "",
 ) -> Study:
-    """A validated :class:`Study` from plain values (CLI flags or a TOML table)."""
     from llpbench.problems import problem_module
 
-    prefix = f"{where}: " if where else ""
     module = problem_module(problem)
     if module.INPUT == "graph" and not graphs:
-        raise SpecError(f"{prefix}problem {problem!r} needs at least one graph")
+        raise SpecError(f"problem {problem!r} needs at least one graph")
     if module.INPUT == "size" and not sizes and not graphs:
-        raise SpecError(f"{prefix}problem {problem!r} needs sizes (or graphs)")
-    try:
-        for name, value in (("sources", sources), ("reps", reps), ("seed", seed)):
-            check_value(name, value)
-        if delta is not None:
-            check_value("delta", delta)
-        for key, items, kind in (("graphs", graphs, str), ("sizes", sizes, int)):
-            if isinstance(items, (str, bytes)) or not isinstance(items, (list, tuple)) or not all(
-                isinstance(x, kind) and not isinstance(x, bool) for x in items
-            ):
-                noun = "names" if kind is str else "integers"
-                raise SpecError(f"{key} must be a list of {noun}, got {items!r}")
-        for size in sizes:
-            check_value("sizes", size)
-    except SpecError as exc:
-        raise SpecError(f"{prefix}{exc}") from None
+        raise SpecError(f"problem {problem!r} needs sizes (or graphs)")
+    for name, value in (("sources", sources), ("reps", reps), ("seed", seed)):
+        check_value(name, value)
+    if delta is not None:
+        check_value("delta", delta)
+    for key, items, kind in (("graphs", graphs, str), ("sizes", sizes, int)):
+        if isinstance(items, (str, bytes)) or not isinstance(items, (list, tuple)) or not all(
+            isinstance(x, kind) and not isinstance(x, bool) for x in items
+        ):
+            noun = "names" if kind is str else "integers"
+            raise SpecError(f"{key} must be a list of {noun}, got {items!r}")
+    for size in sizes:
+        check_value("sizes", size)
     if directed is not None and not isinstance(directed, bool):
-        raise SpecError(f"{prefix}directed must be true or false, got {directed!r}")
+        raise SpecError(f"directed must be true or false, got {directed!r}")
     if str(index_base) not in ("auto", "0", "1"):
-        raise SpecError(f"{prefix}index_base must be 0, 1 or auto, got {index_base!r}")
+        raise SpecError(f"index_base must be 0, 1 or auto, got {index_base!r}")
     if weights is not None:
         from llpbench.graphs.weights import parse_weight_rule
 
         if weights != "file":
             parse_weight_rule(weights)
     parsed = [c if isinstance(c, Config) else parse_config(c) for c in configs or DEFAULT_CONFIGS]
-    try:
-        check_variant(module, variant)
-        for config in parsed:
-            if config.baseline:
-                from llpbench.baselines.selection import check_baseline
+    check_variant(module, variant)
+    for config in parsed:
+        if config.baseline:
+            from llpbench.baselines.selection import check_baseline
 
-                check_baseline(module, config.baseline)
-    except LlpbenchError as exc:
-        if not prefix:
-            raise
-        raise SpecError(f"{prefix}{exc}") from None
+            check_baseline(module, config.baseline)
     return Study(
         problem=problem,
         graphs=tuple(str(g) for g in graphs),
