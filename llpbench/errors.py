@@ -24,6 +24,11 @@ class FormatError(LlpbenchError):
         self.line = line
 
 
+class GraphTooLargeError(FormatError):
+    """A file claims more vertices or arcs than it can hold or the machine's memory allows;
+    raised before anything of that size is allocated (see :mod:`llpbench.graphs.limits`)."""
+
+
 class NegativeWeightError(LlpbenchError):
     """A weight below zero: LLP shortest paths (and Dijkstra) need non-negative weights."""
 

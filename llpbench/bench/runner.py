@@ -145,13 +145,26 @@ class RunSummary:
     failures: list[str] = field(default_factory=list)
 
 
+def preflight(
+    sweep: Sweep, *, cache_dir: Path | None = None, only: Collection[CellId] | None = None
+) -> int:
+    """Plan every cell of ``sweep`` before anything is written, and return their number.
+
+    Loads each graph the cells use (reading it as the run will) and picks its sources, so a
+    graph that cannot be read or a ``sources`` count it cannot give fails here, before a run
+    folder exists. The graphs are then let go: the run loads them again (from the cache for
+    registry graphs).
+    """
+    return len(Runner(sweep, None, cache_dir=cache_dir, only=only).cells())
+
+
 class Runner:
     """Execute a sweep into a :class:`RunStore`."""
 
     def __init__(
         self,
         sweep: Sweep,
-        store: RunStore,
+        store: RunStore | None,
         *,
         cache_dir: Path | None = None,
         delta_for: Callable[[Graph, int, float | None], float | None] | None = None,

@@ -8,8 +8,10 @@ every solver and thread count.
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
+from collections.abc import Collection
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -240,6 +242,42 @@ _STUDY_KEYS = {
     "problem", "graphs", "sizes", "configs", "threads", "sources", "reps", "seed", "delta",
     "directed", "index_base", "weights", "compact", "variant",
 }
+_SWEEP_TABLES = ("sweep", "study", "cluster")  # [cluster] is read by bench.cluster
+
+
+def check_value(name: str, value: Any) -> None:
+    """Refuse a value no sweep can use, in the one wording flags and configs share:
+    ``NAME must be ..., got VALUE`` (``name`` is ``--reps`` on the command line, ``reps``
+    in a config). ``reps``, ``sources`` and sizes are integers >= 1, ``seed`` an integer
+    >= 0 (numpy's generators take no negative seed), ``delta`` a positive finite number.
+
+    Raises
+    ------
+    SpecError
+
+    Examples
+    --------
+    >>> check_value("--delta", float("nan"))
+    Traceback (most recent call last):
+    ...
+    llpbench.errors.SpecError: --delta must be a positive finite number, got nan
+    """
+    key = name.lstrip("-")
+    if key == "delta":
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if not ok or not math.isfinite(value) or value <= 0:
+            raise SpecError(f"{name} must be a positive finite number, got {value!r}")
+        return
+    low = 0 if key == "seed" else 1
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise SpecError(f"{name} must be an integer >= {low}, got {value!r}")
+
+
+def _check_keys(where: str, table: dict, known: Collection[str], what: str) -> None:
+    """Refuse a key (or table) a sweep does not know, with the closest known ones."""
+    for key in table:
+        if key not in known:  # worded as an unknown graph or solver name is
+            raise SpecError(f"{where}: {UnknownNameError(what, str(key), sorted(known))}")
 
 
 def load_sweep(path: str | Path) -> Sweep:
@@ -257,22 +295,43 @@ def load_sweep(path: str | Path) -> Sweep:
         raise SpecError(f"{path}: cannot read: {exc.strerror or exc}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(f"{path}: not valid TOML: {exc}") from exc
-    defaults = dict(data.get("sweep", {}))
-    verify = bool(defaults.pop("verify", True))
+    _check_keys(str(path), data, _SWEEP_TABLES, "table")
+    defaults = data.get("sweep", {})
+    if not isinstance(defaults, dict):
+        raise SpecError(f"{path}: [sweep] must be one table of defaults, got {defaults!r}")
+    _check_keys(f"{path}: [sweep]", defaults, _STUDY_KEYS | {"verify"}, "key")
+    defaults = dict(defaults)
+    verify = defaults.pop("verify", True)
+    if not isinstance(verify, bool):
+        raise SpecError(f"{path}: [sweep]: verify must be true or false, got {verify!r}")
     studies_raw = data.get("study", [])
     if not isinstance(studies_raw, list) or not studies_raw:
         raise SpecError(f"{path}: expected at least one [[study]] table")
     studies = []
     for i, raw in enumerate(studies_raw, 1):
+        if not isinstance(raw, dict):
+            raise SpecError(f"{path}: study {i}: expected a [[study]] table, got {raw!r}")
+        _check_keys(f"{path}: study {i}", raw, _STUDY_KEYS, "key")
         merged = {**defaults, **raw}
-        unknown = set(merged) - _STUDY_KEYS
-        if unknown:
-            raise SpecError(f"{path}: study {i}: unknown keys {sorted(unknown)}")
         studies.append(make_study(**merged, where=f"{path}: study {i}"))
     return Sweep(tuple(studies), verify=verify, name=path.stem)
 
 
-def make_study(
+def make_study(where: str = "", **values: Any) -> Study:
+    """A validated :class:`Study` from plain values (CLI flags or a TOML table).
+
+    ``where`` (a config file and study number) prefixes any error, so that a bad problem,
+    solver, thread spec or weight rule in a config names the file it came from; flags keep
+    their own wording (``--delta ...``)."""
+    try:
+        return _study(**values)
+    except LlpbenchError as exc:
+        if not where:
+            raise
+        raise SpecError(f"{where}: {exc}") from None
+
+
+def _study(
     problem: str = "sssp",
     graphs: list[str] | tuple[str, ...] = (),
     sizes: list[int] | tuple[int, ...] = (),
@@ -287,43 +346,42 @@ def make_study(
     weights: str | None = None,
     compact: bool = False,
     variant: str | None = None,
-    where: str = "",
 ) -> Study:
-    """A validated :class:`Study` from plain values (CLI flags or a TOML table)."""
     from llpbench.problems import problem_module
 
-    prefix = f"{where}: " if where else ""
     module = problem_module(problem)
     if module.INPUT == "graph" and not graphs:
-        raise SpecError(f"{prefix}problem {problem!r} needs at least one graph")
+        raise SpecError(f"problem {problem!r} needs at least one graph")
     if module.INPUT == "size" and not sizes and not graphs:
-        raise SpecError(f"{prefix}problem {problem!r} needs sizes (or graphs)")
-    for name, value, low in (("sources", sources, 1), ("reps", reps, 1)):
-        if not isinstance(value, int) or value < low:
-            raise SpecError(f"{prefix}{name} must be an integer >= {low}, got {value!r}")
-    if delta is not None and (not isinstance(delta, (int, float)) or delta <= 0):
-        raise SpecError(f"{prefix}delta must be a positive number, got {delta!r}")
+        raise SpecError(f"problem {problem!r} needs sizes (or graphs)")
+    for name, value in (("sources", sources), ("reps", reps), ("seed", seed)):
+        check_value(name, value)
+    if delta is not None:
+        check_value("delta", delta)
+    for key, items, kind in (("graphs", graphs, str), ("sizes", sizes, int)):
+        if isinstance(items, (str, bytes)) or not isinstance(items, (list, tuple)) or not all(
+            isinstance(x, kind) and not isinstance(x, bool) for x in items
+        ):
+            noun = "names" if kind is str else "integers"
+            raise SpecError(f"{key} must be a list of {noun}, got {items!r}")
+    for size in sizes:
+        check_value("sizes", size)
     if directed is not None and not isinstance(directed, bool):
-        raise SpecError(f"{prefix}directed must be true or false, got {directed!r}")
+        raise SpecError(f"directed must be true or false, got {directed!r}")
     if str(index_base) not in ("auto", "0", "1"):
-        raise SpecError(f"{prefix}index_base must be 0, 1 or auto, got {index_base!r}")
+        raise SpecError(f"index_base must be 0, 1 or auto, got {index_base!r}")
     if weights is not None:
         from llpbench.graphs.weights import parse_weight_rule
 
         if weights != "file":
             parse_weight_rule(weights)
     parsed = [c if isinstance(c, Config) else parse_config(c) for c in configs or DEFAULT_CONFIGS]
-    try:
-        check_variant(module, variant)
-        for config in parsed:
-            if config.baseline:
-                from llpbench.baselines.selection import check_baseline
+    check_variant(module, variant)
+    for config in parsed:
+        if config.baseline:
+            from llpbench.baselines.selection import check_baseline
 
-                check_baseline(module, config.baseline)
-    except LlpbenchError as exc:
-        if not prefix:
-            raise
-        raise SpecError(f"{prefix}{exc}") from None
+            check_baseline(module, config.baseline)
     return Study(
         problem=problem,
         graphs=tuple(str(g) for g in graphs),

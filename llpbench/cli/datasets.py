@@ -15,7 +15,14 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from llpbench.cli.reading import COMPACT, DIRECTED, INDEX_BASE, WEIGHTS, read_options
+from llpbench.cli.reading import (
+    COMPACT,
+    DIRECTED,
+    INDEX_BASE,
+    MAX_MEMORY,
+    WEIGHTS,
+    read_options,
+)
 from llpbench.errors import SpecError
 
 datasets_app = typer.Typer(
@@ -77,13 +84,14 @@ def info_command(
     index_base: str = INDEX_BASE,
     weights: str = WEIGHTS,
     compact: bool = COMPACT,
+    max_memory: str = MAX_MEMORY,
 ) -> None:
     """Statistics of one graph: sizes, degrees, weights, components, estimated diameter."""
     from llpbench.graphs.reading import reading_facts
     from llpbench.graphs.registry import load_graph, resolve
     from llpbench.graphs.stats import graph_stats
 
-    spec = resolve(name, read_options(directed, index_base, weights, compact))
+    spec = resolve(name, read_options(directed, index_base, weights, compact, max_memory))
     graph = load_graph(spec, cache_dir=cache_dir, progress=not as_json)
     stats = graph_stats(graph, seed=seed, bfs_samples=bfs_samples)
     head = {k: stats.pop(k) for k in ("name", "family")}
@@ -171,6 +179,7 @@ def export_command(
     index_base: str = INDEX_BASE,
     weights: str = WEIGHTS,
     compact: bool = COMPACT,
+    max_memory: str = MAX_MEMORY,
 ) -> None:
     """Write a graph with its weights to a file, the format chosen by the file's suffix."""
     from llpbench.graphs.formats import write_graph
@@ -181,7 +190,7 @@ def export_command(
             f"{file}: cannot export to {file.suffix or 'a file without suffix'}; "
             f"use one of {', '.join(EXPORT_SUFFIXES)}"
         )
-    options = read_options(directed, index_base, weights, compact)
+    options = read_options(directed, index_base, weights, compact, max_memory)
     graph = load_graph(name, cache_dir=cache_dir, progress=True, options=options)
     write_graph(graph, file)
     typer.echo(f"{graph.name}: wrote n = {graph.n:,}, m = {graph.m:,} arcs to {file}")

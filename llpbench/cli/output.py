@@ -17,8 +17,11 @@ from llpbench.errors import VerificationError
 def run_and_report(sweep, options, shard=None) -> Path:
     """Run ``sweep`` here with ``options`` (a :class:`~llpbench.bench.options.RunOptions`),
     print its summary, and exit non-zero if an answer failed verification."""
+    from llpbench.bench.runner import preflight
     from llpbench.bench.session import run_sweep
 
+    # every input checked before a run folder exists: bad input leaves no folder behind
+    preflight(sweep, cache_dir=options.cache_dir, only=shard.cells if shard is not None else None)
     console = Console()
     session = run_sweep(sweep, options, shard=shard)
     s = session.summary

@@ -1,6 +1,6 @@
-"""The ``--directed/--undirected``, ``--index-base``, ``--weights`` and ``--compact-ids``
-flags of every command that takes a graph file, shared so they read and behave the same
-everywhere.
+"""The ``--directed/--undirected``, ``--index-base``, ``--weights``, ``--compact-ids`` and
+``--max-memory`` flags of every command that takes a graph file, shared so they read and
+behave the same everywhere.
 
 They say what a file cannot say about itself; a registry name refuses them (its table in
 ``configs/datasets.toml`` states how it is read).
@@ -35,14 +35,30 @@ COMPACT = typer.Option(
     "such as SNAP's paper numbers).",
 )
 
+MAX_MEMORY = typer.Option(
+    None,
+    "--max-memory",
+    help="Graph files: the memory a file's claimed size may take, such as 8G; setting it "
+    "also allows headers with many isolated vertices [$LLPBENCH_MAX_MEMORY, else the "
+    "memory available].",
+    show_default=False,
+)
+
 
 def read_options(
-    directed: bool | None, index_base: str, weights: str | None, compact: bool = False
+    directed: bool | None,
+    index_base: str,
+    weights: str | None,
+    compact: bool = False,
+    max_memory: str | None = None,
 ):
-    """The :class:`~llpbench.graphs.registry.ReadOptions` of the flags, checked."""
+    """The :class:`~llpbench.graphs.registry.ReadOptions` of the flags, checked; a
+    ``--max-memory`` bound is applied to this process (see :mod:`llpbench.graphs.limits`)."""
     from llpbench.errors import SpecError
+    from llpbench.graphs.limits import set_max_memory
     from llpbench.graphs.registry import ReadOptions
 
+    set_max_memory(max_memory)
     if index_base not in ("auto", "0", "1"):
         raise SpecError(f"bad --index-base {index_base!r}: expected 0, 1 or auto")
     return ReadOptions(

@@ -9,7 +9,14 @@ from rich.console import Console
 from rich.table import Table
 
 from llpbench.cli.lists import split_list
-from llpbench.cli.reading import COMPACT, DIRECTED, INDEX_BASE, WEIGHTS, read_options
+from llpbench.cli.reading import (
+    COMPACT,
+    DIRECTED,
+    INDEX_BASE,
+    MAX_MEMORY,
+    WEIGHTS,
+    read_options,
+)
 from llpbench.errors import VerificationError
 
 
@@ -34,10 +41,13 @@ def solve_command(
     index_base: str = INDEX_BASE,
     weights: str = WEIGHTS,
     compact: bool = COMPACT,
+    max_memory: str = MAX_MEMORY,
 ) -> None:
     """Solve one instance with one LLP configuration and print time, counters, verification."""
     from llpbench.api import solve, write_answer
+    from llpbench.bench.spec import check_value
 
+    check_value("--seed", seed)
     sol = solve(
         graph,
         problem=problem,
@@ -49,7 +59,7 @@ def solve_command(
         threads=threads,
         verify=verify,
         cache_dir=cache_dir,
-        options=read_options(directed, index_base, weights, compact),
+        options=read_options(directed, index_base, weights, compact, max_memory),
     )
     table = Table(title=f"{problem} with {solver}/{sol.worklist or '-'} on {threads} thread(s)")
     table.add_column("measure")

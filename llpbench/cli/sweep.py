@@ -10,7 +10,14 @@ from rich.console import Console
 from llpbench import paths
 from llpbench.cli.lists import split_ints, split_list
 from llpbench.cli.output import run_and_report
-from llpbench.cli.reading import COMPACT, DIRECTED, INDEX_BASE, WEIGHTS, read_options
+from llpbench.cli.reading import (
+    COMPACT,
+    DIRECTED,
+    INDEX_BASE,
+    MAX_MEMORY,
+    WEIGHTS,
+    read_options,
+)
 from llpbench.errors import SpecError
 
 ORDER = typer.Option(
@@ -78,6 +85,7 @@ def run_command(
     index_base: str = INDEX_BASE,
     weights: str = WEIGHTS,
     compact: bool = COMPACT,
+    max_memory: str = MAX_MEMORY,
     shard: str = typer.Option(None, "--shard", help="Run only shard I of N: I/N, from 1."),
     executor: str = typer.Option(None, "--executor", help="Run shards as jobs: local, slurm."),
     shards: int = typer.Option(None, "--shards", help="Number of shards (jobs), --executor."),
@@ -96,6 +104,7 @@ def run_command(
     from llpbench.bench.options import RunOptions
     from llpbench.bench.spec import (
         Sweep,
+        check_value,
         configs_from_flags,
         make_study,
         with_baselines,
@@ -110,7 +119,11 @@ def run_command(
         config=find_config(config) if config else None,
     )
     thread_counts = tuple(_threads(threads)) if threads else None  # bad spec: fail first
-    reading = read_options(directed, index_base, weights, compact)
+    for flag, value in (("--reps", reps), ("--sources", sources), ("--seed", seed),
+                        ("--delta", delta)):
+        if value is not None:  # None: not given (0 is a value, and refused)
+            check_value(flag, value)
+    reading = read_options(directed, index_base, weights, compact, max_memory)
     read_fields = {
         "directed": reading.directed,
         "index_base": reading.index_base if reading.index_base != "auto" else None,
@@ -142,8 +155,8 @@ def run_command(
             sizes=sizes,
             configs=configs_from_flags(solver, worklist, not no_baseline, split_list(baseline)),
             threads=list(thread_counts or (1,)),
-            sources=sources or 1,
-            reps=reps or 3,
+            sources=1 if sources is None else sources,
+            reps=3 if reps is None else reps,
             seed=42 if seed is None else seed,
             delta=delta,
             directed=reading.directed,

@@ -14,7 +14,14 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from llpbench.cli.reading import COMPACT, DIRECTED, INDEX_BASE, WEIGHTS, read_options
+from llpbench.cli.reading import (
+    COMPACT,
+    DIRECTED,
+    INDEX_BASE,
+    MAX_MEMORY,
+    WEIGHTS,
+    read_options,
+)
 from llpbench.errors import SpecError
 
 
@@ -46,6 +53,7 @@ def tune_delta_command(
     index_base: str = INDEX_BASE,
     weights: str = WEIGHTS,
     compact: bool = COMPACT,
+    max_memory: str = MAX_MEMORY,
 ) -> None:
     """Measure Δ-stepping over the fixed Δ grid per family and print the grid and the rule's Δ."""
     from llpbench.baselines.delta import family as dfam
@@ -56,7 +64,7 @@ def tune_delta_command(
     targets = []  # (family label, graph to tune on)
     if graph is not None:
         g = load_graph(graph, cache_dir=cache_dir, progress=True,
-                       options=read_options(directed, index_base, weights, compact))
+                       options=read_options(directed, index_base, weights, compact, max_memory))
         if g.n == 0:
             raise SpecError(f"{g.name}: the graph has no vertices")
         ref = dfam.reference_for(g, rule)

@@ -35,11 +35,13 @@ from llpbench.graphs.formats_text import (
     BodySpec,
     iter_lines,
     parse_body,
+    quote_line,
     read_bytes,
     suffix_of,
 )
 from llpbench.graphs.formats_write import load_npz, save_npz, write_graph
 from llpbench.graphs.graph import Graph
+from llpbench.graphs.limits import check_claim
 
 __all__ = [
     "load_npz",
@@ -248,6 +250,8 @@ def read_matrix_market(
             path, _last_line(data), "a size line 'rows cols entries', found the end of the file"
         )
     n, nnz = size[0], size[2]
+    check_claim(path, lineno, n, nnz, file_bytes=len(data), min_line=4 + 2 * (field != "pattern"),
+                what="the size line claims")
     spec = BodySpec(
         comment=b"%",
         what="an entry 'row col" + ("'" if field == "pattern" else " value'"),
@@ -313,6 +317,8 @@ def read_dimacs(
             path, _last_line(data), "a problem line 'p sp <nodes> <arcs>' before the first arc"
         )
     n, m = problem
+    check_claim(path, p_line, n, m, file_bytes=len(data), min_line=8,
+                what="the problem line claims")
     spec = BodySpec(
         comment=b"c",
         what="an arc line 'a u v w'",
@@ -415,6 +421,10 @@ def _read_edge_list(path, directed, index_base, name, family, *, weighted: bool)
             header = (lineno, ints[0], ints[1])
             declared = ints[0]
             start, start_line = nxt, lineno + 1
+    if declared is not None:
+        check_claim(path, header[0] if header else None, declared, header[2] if header else None,
+                    file_bytes=len(data), min_line=4 + 2 * weighted,
+                    what="the count header claims" if header else "the llpbench comment claims")
     forced = None
     if base_flag is None and "n" in meta:  # written by llpbench: 0-based by definition
         base_flag, forced = 0, "an llpbench-written file (0-based)"
@@ -444,6 +454,8 @@ def _read_edge_list(path, directed, index_base, name, family, *, weighted: bool)
     n = declared
     if n is None:
         n = int(max(src.max(), dst.max())) + 1 if src.shape[0] else 0
+        check_claim(path, None, n, src.shape[0], file_bytes=len(data), min_line=4 + 2 * weighted,
+                    what=f"ids up to {n - 1:,} imply", isolated=False)
     claim = _claimed_direction(comments, comment, meta)
     text = " ".join(comments).lower()
     reading = {
@@ -573,5 +585,4 @@ def _last_line(data: bytes) -> int:
 
 
 def _found(line: bytes) -> str:
-    text = line.decode("utf-8", "replace").strip()
-    return repr(text if len(text) <= 60 else text[:60] + "...")
+    return quote_line(line)

@@ -82,7 +82,21 @@ def read_bytes(path: Path) -> bytes:
         except (OSError, EOFError, ValueError, zlib.error, lzma.LZMAError) as exc:
             why = f"cannot read: not a valid {codec[0]} file ({exc})"
             raise FormatError(path, None, why) from exc
+    check_text(path, data)
     return data
+
+
+def check_text(path: Path, data: bytes) -> None:
+    """Refuse what no text graph format can be: an empty file, and binary data (a NUL byte
+    in the first 8000 bytes, git's test), named as such instead of echoing its bytes."""
+    if not data.strip():
+        what = "0 bytes" if not data else "only blank lines"
+        raise FormatError(path, 1, f"a graph, found an empty file ({what})")
+    nul = data.find(b"\0", 0, 8000)
+    if nul >= 0:
+        raise FormatError(
+            path, None, f"a text graph file, found binary data (a NUL byte at offset {nul})"
+        )
 
 
 def iter_lines(data: bytes, start: int = 0, lineno: int = 1) -> Iterator[tuple[int, bytes, int]]:
@@ -226,10 +240,10 @@ def parse_body_slow(path: Path, data: bytes, start: int, first_line: int, spec: 
         if not tokens:
             continue
         if len(tokens) != ntok or (off and tokens[0] != spec.prefix):
-            raise FormatError(path, lineno, f"{spec.what}, found {_show(raw)}")
+            raise FormatError(path, lineno, f"{spec.what}, found {quote_line(raw)}")
         u, v = _number(tokens[off], True), _number(tokens[off + 1], True)
         if u is None or v is None:
-            raise FormatError(path, lineno, f"integer ids in {spec.what}, found {_show(raw)}")
+            raise FormatError(path, lineno, f"integer ids in {spec.what}, found {quote_line(raw)}")
         for x in (u, v):
             if x < spec.base or (hi is not None and x > hi):
                 bound = f"{spec.base}..{hi}" if hi is not None else f">= {spec.base}"
@@ -238,7 +252,7 @@ def parse_body_slow(path: Path, data: bytes, start: int, first_line: int, spec: 
             w = _number(tokens[off + 2], spec.weights == "int")
             if w is None:
                 kind = "an integer" if spec.weights == "int" else "a finite number"
-                raise FormatError(path, lineno, f"{kind} as weight, found {_show(tokens[-1])}")
+                raise FormatError(path, lineno, f"{kind} as weight, found {quote_line(tokens[-1])}")
             if w < 0:
                 raise NegativeWeightError(
                     f"{path}:{lineno}: negative weight {w}; shortest-path problems need "
@@ -274,8 +288,12 @@ def parse_body_slow(path: Path, data: bytes, start: int, first_line: int, spec: 
         raise FormatError(path, None, "vertex ids below 2**63") from exc
 
 
-def _show(raw: bytes, limit: int = 60) -> str:
+def quote_line(raw: bytes, limit: int = 40) -> str:
+    """A line as an error message quotes it: ``repr`` of at most ``limit`` characters, or
+    ``binary data`` when it is not printable text (raw bytes never reach the terminal)."""
     text = raw.decode("utf-8", "replace").strip()
+    if not (text.replace("\t", " ").isprintable() and "\ufffd" not in text):
+        return "binary data"
     return repr(text if len(text) <= limit else text[:limit] + "...")
 
 

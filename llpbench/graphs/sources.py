@@ -11,6 +11,7 @@ import zlib
 
 import numpy as np
 
+from llpbench.errors import SpecError
 from llpbench.graphs.graph import Graph
 
 __all__ = ["pick_sources"]
@@ -26,17 +27,29 @@ def pick_sources(graph: Graph, count: int, seed: int) -> list[int]:
     ----------
     graph : Graph
     count : int
-        How many sources (drawn with replacement when fewer vertices have out-arcs).
+        How many sources; more than the vertices with an out-arc is refused.
     seed : int
 
     Returns
     -------
     list of int
         ``[0]`` when no vertex has an out-arc.
+
+    Raises
+    ------
+    SpecError
+        On an empty graph, or when ``count`` exceeds the vertices with an out-arc.
     """
+    if graph.n == 0:
+        where = graph.provenance.get("source") or graph.name
+        raise SpecError(f"{where}: the graph has no vertices (nothing to solve)")
     candidates = np.flatnonzero(graph.out_degrees() > 0)
     if candidates.size == 0:
         return [0]
+    if count > candidates.size:
+        raise SpecError(
+            f"sources must be at most {candidates.size:,} on {graph.name} (its vertices with an "
+            f"out-arc, of {graph.n:,}), got {count}: more would repeat sources"
+        )
     rng = np.random.default_rng([seed, zlib.crc32(graph.name.encode()), graph.n])
-    replace = candidates.size < count
-    return [int(v) for v in rng.choice(candidates, size=count, replace=replace)]
+    return [int(v) for v in rng.choice(candidates, size=count, replace=False)]

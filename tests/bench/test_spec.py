@@ -145,7 +145,7 @@ def test_toml_sweep_with_defaults_and_overrides(tmp_path):
     "text, match",
     [
         ("[sweep]\nreps = 1\n", "at least one"),
-        ("[[study]]\nproblem = 'sssp'\ngraphs = ['tiny-kron']\ncolour = 1\n", "unknown keys"),
+        ("[[study]]\nproblem = 'sssp'\ngraphs = ['tiny-kron']\ncolour = 1\n", "key 'colour'"),
         ("[[study]\n", "not valid TOML"),
     ],
 )

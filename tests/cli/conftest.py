@@ -32,10 +32,17 @@ def cli(tmp_path):
     return run
 
 
-def assert_one_line_error(proc: subprocess.CompletedProcess[str], *needles: str) -> str:
+def assert_one_line_error(
+    proc: subprocess.CompletedProcess[str], *needles: str, warnings: bool = False
+) -> str:
+    """The error line of a failed command: non-zero exit, no traceback, stderr exactly one
+    ``error:`` line (after ``warning:`` lines only where ``warnings`` allows them), holding
+    every needle."""
     assert proc.returncode != 0, proc.stdout
     assert "Traceback" not in proc.stderr + proc.stdout
     lines = proc.stderr.strip().splitlines()
+    if warnings:
+        lines = [ln for ln in lines if not ln.startswith("warning: ")]
     assert len(lines) == 1, proc.stderr
     assert lines[0].startswith("error: ")
     for needle in needles:
