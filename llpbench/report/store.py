@@ -153,6 +153,8 @@ def load_runs(run_dir: str | os.PathLike[str]) -> pd.DataFrame:
             raw[col] = ""
     if missing := [c for c in COLUMNS if c not in raw.columns]:
         raise FormatError(path, 1, f"missing column(s) {', '.join(missing)}")
+    # the schema's order whatever the file's (later columns were appended to older files)
+    raw = raw[list(COLUMNS) + [c for c in raw.columns if c not in COLUMNS]]
     raw = raw.fillna("")  # short (partly written) last lines
     df = raw.copy()
     for col in TEXT_COLUMNS:
