@@ -144,7 +144,8 @@ def _build(
     """
     src, dst, weights = arrays
     reading = dict(reading or {}, format=provenance["format"])
-    reading["flags"] = {k: v for k, v in (flags or {"directed": directed}).items() if v}
+    given = flags or {"directed": directed}
+    reading["flags"] = {k: v for k, v in given.items() if v is not None and v is not False}
     if directed is not None:
         reading["flags"]["directed"] = directed
     warns = list(warns or [])
