@@ -55,8 +55,12 @@ __all__ = [
 _BANNER = "a banner '%%MatrixMarket matrix coordinate <pattern|integer|real> <general|symmetric>'"
 
 
-def _stem(path: Path) -> str:
+def graph_name(path: Path) -> str:
+    """The file name without suffixes; a KONECT ``out.NAME`` file is called NAME, since
+    its suffix is the name and its stem only says what kind of KONECT file it is."""
     name = path.name[:-3] if path.name.lower().endswith(".gz") else path.name
+    if name.startswith("out.") and len(name) > 4:
+        return name[4:]
     return Path(name).stem
 
 
@@ -209,7 +213,7 @@ def _build(
         weights,
         directed=final,
         symmetrize=symmetrize,
-        name=name or _stem(path),
+        name=name or graph_name(path),
         family=family,
         provenance=provenance,
     )

@@ -386,8 +386,10 @@ def _spec_from_path(text: str, known: list[str], options: ReadOptions) -> GraphS
         params["weights_flag"] = True
     if options.compact:
         params["compact"] = True
+    from llpbench.graphs.formats import graph_name
+
     return GraphSpec(
-        name=p.stem,
+        name=graph_name(p),
         family="file",
         source="file",
         params=params,
