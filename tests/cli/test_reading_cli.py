@@ -49,7 +49,8 @@ def test_datasets_info_prints_the_assumptions(cli, tmp_path):
     assert (info["n"], info["m"]) == (n, 2 * edges)
     assert info["reading: directed"] == "False (--undirected)"
     assert info["reading: index base"].startswith("1 ")
-    assert info["reading: count header"] == f"line 1 (n = {n})"
+    header = f"line 1 (n = {n}): it counts the {edges} lines after it"
+    assert info["reading: count header"] == header
     assert info["reading: weights"] == "unit"
 
 
