@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from llpbench.errors import FormatError, ReadingWarning, SpecError
+from llpbench.graphs.file_claims import claims_of, line_count_note
 from llpbench.graphs.formats_text import (
     COMPRESSED_SUFFIXES,
     BodySpec,
@@ -57,10 +58,15 @@ __all__ = [
 _BANNER = "a banner '%%MatrixMarket matrix coordinate <pattern|integer|real> <general|symmetric>'"
 
 
-def _stem(path: Path) -> str:
+def graph_name(path: Path) -> str:
+    """The file name without suffixes; a KONECT ``out.NAME`` file is called NAME, since
+    its suffix is the name and its stem only says what kind of KONECT file it is."""
+    name = path.name
     if path.suffix.lower() in COMPRESSED_SUFFIXES:
-        path = path.with_suffix("")
-    return path.stem
+        name = path.with_suffix("").name
+    if name.startswith("out.") and len(name) > 4:
+        return name[4:]
+    return Path(name).stem
 
 
 def read_graph(
@@ -70,6 +76,8 @@ def read_graph(
     index_base: str | int = "auto",
     name: str | None = None,
     family: str = "file",
+    compact: bool = False,
+    weights_column: bool = False,
 ) -> Graph:
     """Read a graph file, choosing the reader by suffix.
 
@@ -87,6 +95,11 @@ def read_graph(
         First vertex id of an edge list (Matrix Market and DIMACS are 1-based by definition).
     name, family : str
         Registry name (default: the file name without suffixes) and family.
+    compact : bool
+        Edge lists: renumber the ids that occur to 0..k-1 (``--compact-ids``).
+    weights_column : bool
+        Edge lists: a third column is a weight even where a KONECT header says the file is
+        unweighted (``--weights file``).
 
     Returns
     -------
@@ -102,8 +115,10 @@ def read_graph(
     path = Path(path)
     suffix = suffix_of(path)
     if suffix not in (".mtx", ".gr"):  # an edge list: .wel weighted, anything else SNAP-like
-        reader = read_wel if suffix == ".wel" else read_snap
-        return reader(path, directed=directed, index_base=index_base, name=name, family=family)
+        return _read_edge_list(
+            path, directed, index_base, name, family, weighted=suffix == ".wel",
+            compact=compact, weights_column=weights_column,
+        )
     if str(index_base) not in ("auto", "1"):
         raise SpecError(
             f"{path}: {suffix} files are 1-based by definition; "
@@ -127,17 +142,35 @@ def _build(
     reading: dict[str, Any] | None = None,
     claim: bool | None = None,
     warns: list[str] | None = None,
+    flags: dict[str, Any] | None = None,
 ) -> Graph:
     """The graph of the parsed arcs, with ``provenance["reading"]`` saying what was assumed.
 
-    ``claim`` is what the file says about directedness (edge lists only; None when silent),
-    ``native`` the format's own answer; an explicit ``directed`` overrides both.
+    ``claim`` is what the file's comments say about directedness (edge lists only; None when
+    silent), ``native`` the format's own answer; an explicit ``directed`` overrides both. A
+    comment saying "directed" on a file that lists every arc both ways (SNAP's boilerplate
+    on ca-GrQc and Email-Enron) gives way to the arcs, with a warning naming ``--directed``.
+    ``flags`` are the user's own settings, recorded for the verifier, which shares nothing else.
     """
     src, dst, weights = arrays
     reading = dict(reading or {}, format=provenance["format"])
+    given = flags or {"directed": directed}
+    reading["flags"] = {k: v for k, v in given.items() if v is not None and v is not False}
+    if directed is not None:
+        reading["flags"]["directed"] = directed
     warns = list(warns or [])
+    lonely = None
+    if directed is None and claim and reading.get("format") in ("snap", "wel"):
+        lonely = _without_reverse(n, src, dst, weights)
     if directed is not None:
         final, why = directed, "--directed" if directed else "--undirected"
+    elif lonely == 0 and src.shape[0] and "llpbench:" not in reading.get("claim", ""):
+        final, why = False, "every arc is listed in both directions (a comment says directed)"
+        warns.append(
+            f"{path}: a comment says the graph is directed, but every arc is listed in both "
+            "directions; read as undirected (one edge per pair); pass --directed to keep the "
+            "arcs apart"
+        )
     elif claim is not None:
         final, why = claim, "the file's comment says so"
     elif reading.get("format") in ("snap", "wel"):
@@ -167,6 +200,7 @@ def _build(
         directed_because=why,
         arc_lines=int(src.shape[0]),
         self_loops=int(loops.sum()),
+        looped_vertices=int(np.unique(src[loops]).shape[0]),
         parallel_arcs_merged=int(keys.shape[0] - np.unique(keys).shape[0]),
         n=int(n),
     )
@@ -185,7 +219,7 @@ def _build(
         weights,
         directed=final,
         symmetrize=symmetrize,
-        name=name or _stem(path),
+        name=name or graph_name(path),
         family=family,
         provenance=provenance,
     )
@@ -263,6 +297,7 @@ def read_matrix_market(
     )
     arrays = parse_body(path, data, start, lineno + 1, spec)
     prov = {"source": str(path), "format": "mtx", "pattern": field == "pattern"}
+    stated = f"the size line {lineno}: n = {n}, {nnz} entries (checked)"
     return _build(
         path,
         n,
@@ -273,6 +308,7 @@ def read_matrix_market(
         name=name,
         family=family,
         provenance=prov,
+        reading={"stated": stated},
     )
 
 
@@ -341,6 +377,7 @@ def read_dimacs(
         name=name,
         family=family,
         provenance={"source": str(path), "format": "gr"},
+        reading={"stated": f"'p sp {n} {m}' on line {p_line}: n = {n}, {m} arc lines (checked)"},
     )
 
 
@@ -356,15 +393,25 @@ def read_snap(
 
     What the file does not state is detected and recorded in ``provenance["reading"]``:
 
-    - a first data line ``n m`` whose ``m`` equals the number of lines after it (and whose ``n``
-      bounds the ids) is a count header, not an arc;
-    - ``index_base="auto"``: ids containing 0 are 0-based; ids starting at 1 (or reaching the
-      declared ``n``) are 1-based; larger first ids are kept as labels;
+    - a first data line ``n m`` whose ``m`` equals the number of lines after it is a count
+      header, not an arc, when ``n`` bounds the ids or is the number of distinct ids (then the
+      ids are labels and are renumbered 0..n-1 with a warning naming ``--compact-ids``);
+    - every count the file states (that header, SNAP ``# Nodes: N Edges: E``, KONECT
+      ``% m n n``) is checked against what was read, and a stated n sets the index base:
+      ids reaching n are 1-based, ids within 0..n-1 are 0-based; without one, ids containing 0
+      are 0-based, ids starting at 1 are 1-based, larger first ids are kept as labels;
+      KONECT files are 1-based;
     - ``directed=None``: a comment (SNAP ``Undirected graph``/``Directed graph``, KONECT
-      ``% sym``/``% asym``) decides; else a file listing every arc both ways is undirected,
-      and any other is read as directed with a :class:`ReadingWarning` naming ``--undirected``.
+      ``% sym``/``% asym``) decides, except that a "directed" file listing every arc both ways
+      is undirected (with a warning naming ``--directed``); a silent file listing every arc
+      both ways is undirected, any other is read as directed with a warning naming
+      ``--undirected``;
+    - a third column is a weight (KONECT ``posweighted``, ``weighted``, ``signed``..., or no
+      KONECT header), or a multiplicity, ignored (KONECT ``unweighted``, ``positive``); a
+      fourth column (KONECT's timestamp) is ignored. See :mod:`.file_claims`.
 
-    Weights are unit (``provenance["pattern"] = True``). See :func:`read_graph`.
+    Without a weight column the weights are unit (``provenance["pattern"] = True``). See
+    :func:`read_graph`.
     """
     return _read_edge_list(path, directed, index_base, name, family, weighted=False)
 
@@ -386,7 +433,10 @@ def read_wel(
     return _read_edge_list(path, directed, index_base, name, family, weighted=True)
 
 
-def _read_edge_list(path, directed, index_base, name, family, *, weighted: bool) -> Graph:
+def _read_edge_list(
+    path, directed, index_base, name, family, *, weighted: bool, compact: bool = False,
+    weights_column: bool = False,
+) -> Graph:
     path = Path(path)
     data = read_bytes(path)
     fmt = "wel" if weighted else "snap"
@@ -409,71 +459,98 @@ def _read_edge_list(path, directed, index_base, name, family, *, weighted: bool)
             continue
         first = (lineno, stripped.split(), offset, nxt)
         break
-    what = "an edge line 'u v w'" if weighted else "an edge line 'from to'"
-    kind = _weight_kind(meta) if weighted else None
-    declared = int(meta["n"]) if "n" in meta else None
-    header = None
+    claims = claims_of(comments, comment)
+    cols = _arc_columns(data, first, comment, 3 if weighted else 2)
+    header, candidate = None, None  # (lineno, n, m)
     start, start_line = 0, 1
     if first is not None:
-        lineno, tokens, line_off, nxt = first
-        ints = _ints(b" ".join(tokens), 2)
-        if ints is not None and (weighted or _counts_rest(data, nxt, comment, ints)):
-            header = (lineno, ints[0], ints[1])
-            declared = ints[0]
-            start, start_line = nxt, lineno + 1
-    if declared is not None:
-        check_claim(path, header[0] if header else None, declared, header[2] if header else None,
-                    file_bytes=len(data), min_line=4 + 2 * weighted,
-                    what="the count header claims" if header else "the llpbench comment claims")
-    forced = None
-    if base_flag is None and "n" in meta:  # written by llpbench: 0-based by definition
-        base_flag, forced = 0, "an llpbench-written file (0-based)"
+        lineno, tokens, _, nxt = first
+        ints = _ints(b" ".join(tokens), len(tokens)) if len(tokens) in (2, 3) else None
+        if ints is not None and len(tokens) != cols:  # unlike the arcs: a count header if it
+            if weighted or _data_lines(data, nxt, comment) == ints[-1]:  # counts them
+                header = (lineno, ints[0], ints[-1])
+                start, start_line = nxt, lineno + 1
+            else:  # an arc line; the next line's columns are wrong, and the parse says so
+                cols = len(tokens)
+        if ints is not None and header is None and cols == 2:  # like an arc: what follows
+            candidate = (lineno, ints[0], ints[-1])  # decides
+    third = _third_column(cols, weighted, claims, weights_column)
+    reading: dict[str, Any] = {"format": fmt, "comment": comment.decode()}
+    if claims.konect:
+        reading["konect"] = f"{claims.konect} {claims.konect_weights}"
+    if cols >= 3:
+        reading["third_column"] = third
+    if cols == 4:
+        reading["fourth_column"] = "a timestamp, ignored"
+    keep_weights = cols >= 3 and third.startswith("weight")
+    what = {2: "an edge line 'from to'", 3: "an edge line 'u v w'", 4: "an edge line 'u v w t'"}
+    what = what[cols]
     spec = BodySpec(
         comment=comment,
         what=what,
-        weights=kind,
-        base=1 if base_flag == 1 else 0,
-        n=declared if base_flag is not None else None,
+        weights=(_weight_kind(meta) if weighted else "infer") if cols >= 3 else None,
+        ignored=max(0, cols - 3),
         expected=header[2] if header else None,
         declared_on=header[0] if header else None,
     )
     src, dst, w = parse_body(path, data, start, start_line, spec)
-    if forced:
-        base, why = 0, forced
-    elif base_flag == 1:
-        base, why = 1, "--index-base 1"
-    elif base_flag == 0:
-        base, why = 0, "--index-base 0"
+    if candidate is not None:
+        because = count_header(candidate[1], candidate[2], src[1:], dst[1:])
+        if because:
+            header, src, dst = candidate, src[1:], dst[1:]
+            w = None if w is None else w[1:]
+            start, start_line = first[3], first[0] + 1
+            reading["header_because"] = because
+    if not keep_weights:
+        w = None
+    stated, stated_where = None, ""
+    if header is not None:
+        stated, stated_where = header[1], f"the count header on line {header[0]}"
+    elif claims.n is not None:
+        stated, stated_where = claims.n, claims.where
+    elif "n" in meta:
+        stated, stated_where = int(meta["n"]), "the llpbench comment"
+    base, why = _decide_base(path, src, dst, base_flag, stated, stated_where, claims, meta, warns)
+    src, dst = src - base, dst - base
+    n, compacted = _vertex_count(path, src, dst, stated, stated_where, compact, warns)
+    # n is claimed (a header, a comment) or implied by the ids: refused before the graph's
+    # arrays of n entries exist if the file or the machine cannot hold it
+    if stated is not None and n == stated:
+        check_claim(path, header[0] if header else None, n, header[2] if header else None,
+                    file_bytes=len(data), min_line=4 + 2 * weighted,
+                    what="the count header claims" if header else f"{stated_where} claims")
     else:
-        base, why = _detect_base(path, src, dst, declared, warns)
-        src, dst = src - base, dst - base
-        if declared is not None and src.shape[0] and max(src.max(), dst.max()) >= declared:
-            # parse again with the bound, for the error naming the first line beyond it
-            bounded = dataclasses.replace(spec, base=base, n=declared)
-            parse_body(path, data, start, start_line, bounded)
-    n = declared
-    if n is None:
-        n = int(max(src.max(), dst.max())) + 1 if src.shape[0] else 0
         check_claim(path, None, n, src.shape[0], file_bytes=len(data), min_line=4 + 2 * weighted,
                     what=f"ids up to {n - 1:,} imply", isolated=False)
+    if compacted is not None:
+        ids, inverse = np.unique(np.concatenate([src, dst]), return_inverse=True)
+        src, dst = inverse[: src.shape[0]], inverse[src.shape[0] :]
+        reading["ids_compacted"] = compacted
+    if src.shape[0] and (
+        min(src.min(), dst.min()) < 0
+        or ((header or "n" in meta) and max(src.max(), dst.max()) >= (stated or 0))
+    ):
+        # an id below the base, or beyond the n of a header or an llpbench comment: parse
+        # again with the bounds, for the error naming the first line outside them
+        bounded = dataclasses.replace(spec, base=base, n=None if compacted else stated)
+        parse_body(path, data, start, start_line, bounded)
+    reading.update(
+        header_line=header[0] if header else None,
+        declared_n=stated,
+        stated=f"{stated_where}: n = {stated}" if stated is not None else None,
+        index_base=base,
+        index_base_because=why,
+        weights_in_file=keep_weights,
+    )
     claim = _claimed_direction(comments, comment, meta)
-    text = " ".join(comments).lower()
-    reading = {
-        "format": fmt,
-        "comment": comment.decode(),
-        "header_line": header[0] if header else None,
-        "declared_n": declared,
-        "index_base": base,
-        "index_base_because": why,
-        "weights_in_file": weighted,
-    }
-    if not weighted:
-        edges_claim = re.search(r"edges:\s*(\d+)", text)
-        if edges_claim and int(edges_claim.group(1)) != src.shape[0]:
-            warns.append(
-                f"{path}: a comment says {edges_claim.group(1)} edges but the file has "
-                f"{src.shape[0]} edge lines (a partial copy?)"
-            )
+    if claim is not None:
+        reading["claim"] = "llpbench: directed=" if "directed" in meta else "a comment"
+    note = line_count_note(path, claims, int(src.shape[0])) if header is None else None
+    if note:
+        warns.append(note)
+    provenance = {"source": str(path), "format": fmt, "pattern": not keep_weights}
+    if compacted is not None:
+        provenance["compacted_from_n"] = int(ids[-1]) + 1
     return _build(
         path,
         n,
@@ -483,11 +560,122 @@ def _read_edge_list(path, directed, index_base, name, family, *, weighted: bool)
         directed=directed,
         name=name,
         family=family,
-        provenance={"source": str(path), "format": fmt, "pattern": not weighted},
+        provenance=provenance,
         reading=reading,
         claim=claim,
         warns=warns,
+        flags={"directed": directed, "index_base": base_flag, "compact": compact,
+               "weights_column": weights_column},
     )
+
+
+def count_header(n: int, m: int, src: np.ndarray, dst: np.ndarray) -> str | None:
+    """Why a first line ``n m``, shaped like an arc, is a count header; None when it is not.
+
+    It is one when ``m`` is the number of lines after it and ``n`` either bounds the ids or
+    is the number of distinct ids (labels, as in SNAP's ``5242 28980`` copies of ca-GrQc).
+    ``0 1`` then ``1 0`` is two arcs. A module-level function so that tests can force a
+    misreading (see ``tests/graphs/test_corpus.py``).
+    """
+    if src.shape[0] != m:
+        return None
+    if not m or max(src.max(), dst.max()) <= n:
+        return f"it counts the {m} lines after it"
+    distinct = np.unique(np.concatenate([src, dst])).shape[0]
+    if distinct == n:
+        return f"it counts the {m} lines after it and the {n} distinct ids"
+    return None
+
+
+def _arc_columns(data: bytes, first, comment: bytes, least: int) -> int:
+    """Columns of the arc lines: those of the second data line (the first may be a header)."""
+    if first is None:
+        return least
+    for _, line, _ in iter_lines(data, first[3], first[0] + 1):
+        tokens = line.split(comment, 1)[0].split()
+        if tokens:
+            return len(tokens) if len(tokens) in (2, 3, 4) and len(tokens) >= least else least
+    return len(first[1]) if len(first[1]) in (2, 3, 4) and len(first[1]) >= least else least
+
+
+def _data_lines(data: bytes, offset: int, comment: bytes) -> int:
+    """How many data lines (not blank, not comments) follow ``offset``."""
+    rest = (line.split(comment, 1)[0] for line in data[offset:].splitlines())
+    return sum(1 for line in rest if line.strip())
+
+
+def _third_column(cols: int, weighted: bool, claims, weights_column: bool) -> str:
+    """What the third column of an edge list is, in words starting ``weight`` or not."""
+    if cols < 3:
+        return ""
+    if weighted:
+        return "weights (a .wel file)"
+    if claims.konect_weighted is None:
+        return "weights (no KONECT header says otherwise)"
+    tag = f"KONECT '{claims.konect_weights}'"
+    if claims.konect_weighted:
+        return f"weights ({tag})"
+    if weights_column:
+        return f"weights (--weights file; {tag} says unweighted)"
+    return f"multiplicity ({tag}: unweighted), ignored"
+
+
+def _decide_base(path, src, dst, flag, stated, where, claims, meta, warns) -> tuple[int, str]:
+    """The index base and why: a flag, then the file's statements, then the ids themselves.
+
+    With a stated n, ids reaching n are 1-based and ids within 0..n-1 are 0-based (a warning
+    when 0 is missing: both fit); without one, ids starting at 1 are 1-based (a warning)."""
+    if flag is not None:
+        return flag, f"--index-base {flag}"
+    if "n" in meta:
+        return 0, "an llpbench-written file (0-based)"
+    if not src.shape[0]:
+        return 0, "no arcs"
+    lo, hi = int(min(src.min(), dst.min())), int(max(src.max(), dst.max()))
+    if lo == 0:
+        return 0, "id 0 appears"
+    if claims.konect:
+        return 1, "KONECT files are 1-based"
+    if stated is not None and hi == stated:
+        return 1, f"ids reach the declared n = {stated} ({where})"
+    if stated is not None and hi < stated:
+        warns.append(
+            f"{path}: ids {lo}..{hi} fit {where} either 0- or 1-based; read 0-based "
+            f"(ids 0..{stated - 1}); pass --index-base 1 if vertex 1 is the first"
+        )
+        return 0, f"ids fit 0..{stated - 1} of the declared n = {stated} ({where})"
+    if lo == 1:
+        warns.append(
+            f"{path}: ids start at 1, read as 1-based (vertex 1 becomes 0); "
+            "pass --index-base 0 to keep them as they are"
+        )
+        return 1, "ids start at 1 (assumed 1-based)"
+    return 0, f"ids start at {lo}: kept as labels"
+
+
+def _vertex_count(path, src, dst, stated, where, compact, warns) -> tuple[int, str | None]:
+    """n, and why the ids are renumbered 0..k-1 (None when they are not).
+
+    A stated n bounds the ids; ids beyond it whose distinct count is n are labels, renumbered
+    with a warning naming ``--compact-ids`` (which says so, silencing it)."""
+    top = int(max(src.max(), dst.max())) + 1 if src.shape[0] else 0
+    distinct = np.unique(np.concatenate([src, dst])).shape[0] if src.shape[0] else 0
+    if compact:
+        return distinct, "--compact-ids"
+    if stated is None or top <= stated:
+        return (top if stated is None else stated), None
+    if distinct == stated:
+        warns.append(
+            f"{path}: {where} says n = {stated:,} and {distinct:,} distinct ids occur, up to "
+            f"{top - 1:,}: they are labels, renumbered 0..{stated - 1:,} in order; pass "
+            "--compact-ids to say so"
+        )
+        return distinct, f"{distinct} distinct ids, as {where} states"
+    warns.append(
+        f"{path}: {where} says n = {stated:,} but the ids go up to {top - 1:,} "
+        f"({distinct:,} distinct); kept as they are; pass --compact-ids to renumber them"
+    )
+    return top, None
 
 
 def _claimed_direction(comments: list[str], comment: bytes, meta: dict) -> bool | None:
@@ -510,39 +698,6 @@ def _index_base(value: str | int) -> int | None:
     if value != "auto":
         raise SpecError(f"bad index base {value!r}: expected 0, 1 or auto")
     return None
-
-
-def _counts_rest(data: bytes, offset: int, comment: bytes, ints: list[int]) -> bool:
-    """Whether ``ints = [n, m]`` counts what follows: exactly ``m`` data lines after it, none
-    naming a vertex beyond ``n`` (``0 1`` then ``1 0`` is two arcs, not a header)."""
-    n, m = ints
-    rest = 0
-    for line in data[offset:].splitlines():
-        tokens = line.split(comment, 1)[0].split()
-        if tokens:
-            rest += 1
-            if rest > m or any(not t.isdigit() or int(t) > n for t in tokens[:2]):
-                return False
-    return rest == m
-
-
-def _detect_base(path: Path, src, dst, declared: int | None, warns: list[str]) -> tuple[int, str]:
-    """The index base of an edge list whose reader was not told; an ambiguous guess adds a
-    warning naming ``--index-base`` to ``warns``."""
-    if not src.shape[0]:
-        return 0, "no arcs"
-    lo, hi = int(min(src.min(), dst.min())), int(max(src.max(), dst.max()))
-    if lo == 0:
-        return 0, "id 0 appears"
-    if declared is not None and hi == declared:
-        return 1, f"ids reach the declared n = {declared}"
-    if lo == 1:
-        warns.append(
-            f"{path}: ids start at 1, read as 1-based (vertex 1 becomes 0); "
-            "pass --index-base 0 to keep them as they are"
-        )
-        return 1, "ids start at 1 (assumed 1-based)"
-    return 0, f"ids start at {lo}: kept as labels"
 
 
 def _ints(text: bytes, count: int) -> list[int] | None:

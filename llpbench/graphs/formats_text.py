@@ -121,7 +121,8 @@ class BodySpec:
     first vertex id (1 for Matrix Market and DIMACS); ``n`` bounds ids when the header declares
     it; ``weights`` is None (pattern), ``"int"``, ``"float"`` or ``"infer"`` (int unless a
     token is not an integer); ``expected`` is the arc count the header promises, declared on
-    ``declared_on``; ``what`` describes a valid line for error messages.
+    ``declared_on``; ``what`` describes a valid line for error messages; ``ignored`` trailing
+    columns every line carries are skipped (KONECT's timestamps).
     """
 
     comment: bytes
@@ -132,6 +133,7 @@ class BodySpec:
     n: int | None = None
     expected: int | None = None
     declared_on: int | None = None
+    ignored: int = 0
 
 
 Arrays = tuple[np.ndarray, np.ndarray, np.ndarray | None]
@@ -152,7 +154,7 @@ def parse_body(path: Path, data: bytes, start: int, first_line: int, spec: BodyS
 def _parse_body_fast(body: bytes, spec: BodySpec) -> Arrays | None:
     import pandas as pd
 
-    ncols = 2 + (spec.weights is not None)
+    ncols = 2 + (spec.weights is not None) + spec.ignored
     nrows_prefixed = None
     if spec.prefix is not None:
         # Blank the prefix out; every occurrence of its byte must be a line's prefix.
@@ -183,7 +185,7 @@ def _parse_body_fast(body: bytes, spec: BodySpec) -> Arrays | None:
     else:
         if frame.shape[1] != ncols:
             return None
-        cols = [frame[c].to_numpy() for c in frame.columns]
+        cols = [frame[c].to_numpy() for c in frame.columns[: ncols - spec.ignored]]
     if nrows_prefixed is not None and nrows_prefixed != cols[0].shape[0]:
         return None
     if spec.expected is not None and cols[0].shape[0] != spec.expected:
@@ -227,7 +229,7 @@ def _number(token: bytes, integer: bool) -> int | float | None:
 
 def parse_body_slow(path: Path, data: bytes, start: int, first_line: int, spec: BodySpec) -> Arrays:
     """Line-by-line twin of the fast parse: the reference for validity and error messages."""
-    ntok = 2 + (spec.weights is not None) + (spec.prefix is not None)
+    ntok = 2 + (spec.weights is not None) + (spec.prefix is not None) + spec.ignored
     off = spec.prefix is not None
     src: list[int] = []
     dst: list[int] = []
@@ -252,7 +254,8 @@ def parse_body_slow(path: Path, data: bytes, start: int, first_line: int, spec: 
             w = _number(tokens[off + 2], spec.weights == "int")
             if w is None:
                 kind = "an integer" if spec.weights == "int" else "a finite number"
-                raise FormatError(path, lineno, f"{kind} as weight, found {quote_line(tokens[-1])}")
+                found = quote_line(tokens[off + 2])
+                raise FormatError(path, lineno, f"{kind} as weight, found {found}")
             if w < 0:
                 raise NegativeWeightError(
                     f"{path}:{lineno}: negative weight {w}; shortest-path problems need "

@@ -1,24 +1,39 @@
-"""The verifier's own view of a graph: re-read from its file by a separate minimal reader.
+"""The verifier's own view of a graph: the file re-read, and its reading decided, here.
 
 A reference answer computed from the solver's own instance shares every mistake of the reader
 that built it: a count header read as an arc, 1-based ids kept, an undirected edge list read
-one way. So the references of the graph problems start from :func:`reference_matrix`, which
-re-reads ``provenance["source"]`` here, sharing no code with :mod:`.formats` or
-:mod:`.formats_text`: scipy's own ``mmread`` for Matrix Market and numpy's ``loadtxt`` for edge
-lists and DIMACS. It applies the assumptions the reader *recorded* (``provenance["reading"]``:
-directedness, index base, count-header line), renumbers with ``np.unique`` when the graph was
-compacted, recomputes assigned weights with its own numpy splitmix64, keeps self-loops (a
-looped vertex reaches itself) and merges parallel arcs by their minimum (the arc any shortest
-path uses). A reader that misreads the file and records the same assumptions therefore
-disagrees with this matrix, and verification fails.
+one way. Re-reading the file under the reader's *recorded* decisions is not enough either: a
+wrong decision is then applied twice. So the references of the graph problems start from
+:func:`reference_matrix`, which re-reads ``provenance["source"]`` with code that shares nothing
+with :mod:`.formats` (scipy's ``mmread``, numpy's ``loadtxt``) and decides for itself, by a
+smaller rule set, everything the file leaves open:
 
-Generated graphs have no file; their matrix is built from the graph's arcs and loops.
+- count header: a first data line of 2-3 integers whose last counts the lines after it and
+  whose first is at least the number of distinct ids among them;
+- index base: a stated n (header, ``Nodes:``, KONECT ``% m n n``) reached by the ids means
+  1-based; KONECT is 1-based; without a stated n, ids starting at 1 are 1-based;
+- ids beyond a stated n whose distinct count is n are labels, renumbered 0..n-1;
+- direction: every arc listed both ways (same weight) is undirected; else a comment saying
+  undirected (or KONECT ``sym``) is; else directed;
+- a third column is a weight unless a KONECT tag says unweighted; self-loop and parallel
+  lines are counted (loops kept: a looped vertex reaches itself; parallel arcs merged by
+  their minimum, the arc any shortest path uses).
+
+Only the user's flags (``reading["flags"]``: ``--directed``, ``--index-base``,
+``--compact-ids``, ``--weights file``) and the weight rule are shared. :func:`reading_dispute`
+compares its decisions with the reader's: any difference, or a count the file states that the
+graph does not have, makes verification fail with the decision named and the flag that settles
+it (see :func:`with_dispute`). Generated graphs have no file; their matrix is built from the
+graph's arcs and loops.
 """
 
 from __future__ import annotations
 
+import functools
+import io
 import re
 import weakref
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -80,86 +95,309 @@ def reference_input(graph: Graph) -> str:
     return _cache[graph][1]
 
 
+@dataclass
+class FileReading:
+    """The verifier's own reading of a graph file: arcs as listed, and its decisions."""
+
+    n: int
+    src: np.ndarray
+    dst: np.ndarray
+    weights: np.ndarray
+    directed: bool
+    base: int | None = None  # None: fixed by the format
+    header_line: int | None = None
+    weighted: bool | None = None  # whether a third column is a weight (edge lists)
+    compacted: bool = False
+    lines: int = 0
+    stated: list[tuple[str, int | None, int | None]] = field(default_factory=list)
+
+    @property
+    def loops(self) -> int:
+        return int((self.src == self.dst).sum())
+
+
 def _build(graph: Graph):
     reading = graph.provenance.get("reading")
     source = graph.provenance.get("source")
     if isinstance(reading, dict) and source and Path(source).is_file():
-        n, src, dst, w = _arcs_of_file(Path(source), reading, graph)
-        return min_merged_matrix(n, src, dst, w), f"file {source} re-read independently"
+        mine = read_file(Path(source), reading.get("flags", {}))
+        src, dst, w = mine.src, mine.dst, mine.weights
+        if not mine.directed:
+            src, dst, w = np.concatenate([src, dst]), np.concatenate([dst, src]), np.tile(w, 2)
+        rule = str(graph.provenance.get("weights", "file"))
+        if rule == "unit":
+            w = np.ones(src.shape[0])
+        elif rule != "file":
+            w = _rule_weights(rule, src, dst, symmetric=not mine.directed)
+        matrix = min_merged_matrix(mine.n, src, dst, w)
+        return matrix, f"file {source} re-read independently", _dispute(graph, reading, mine)
     src, dst, w = graph.edges()
     loops = graph.loops
     src = np.concatenate([src, loops])
     dst = np.concatenate([dst, loops])
     w = np.concatenate([w, np.zeros(loops.shape[0], dtype=w.dtype)])
-    return min_merged_matrix(graph.n, src, dst, w), "the graph's arcs (no source file)"
+    return min_merged_matrix(graph.n, src, dst, w), "the graph's arcs (no source file)", None
 
 
-def _arcs_of_file(path: Path, reading: dict, graph: Graph):
-    fmt = reading.get("format")
-    if fmt == "mtx":
-        import scipy.io
-
-        with _open(path, binary=True) as fh:  # scipy reads .gz and .bz2 by name, not .xz
-            coo = scipy.io.mmread(fh).tocoo()  # symmetric files come back expanded
-        n, src, dst = coo.shape[0], coo.row.astype(np.int64), coo.col.astype(np.int64)
-        w = np.asarray(coo.data, dtype=np.float64)
-    elif fmt == "gr":
-        n, src, dst, w = _dimacs(path)
-    else:
-        n, src, dst, w = _edge_list(path, reading)
-    if not reading["directed"]:
-        src, dst = np.concatenate([src, dst]), np.concatenate([dst, src])
-        w = np.concatenate([w, w])
-    if "compacted_from_n" in graph.provenance:
-        ids, inverse = np.unique(np.concatenate([src, dst]), return_inverse=True)
-        n = ids.shape[0]
-        src, dst = inverse[: src.shape[0]], inverse[src.shape[0] :]
-    rule = str(graph.provenance.get("weights", "file"))
-    if rule == "unit":
-        w = np.ones(src.shape[0])
-    elif rule != "file":
-        w = _rule_weights(rule, src, dst, symmetric=not reading["directed"])
-    return n, src, dst, w
+def read_file(path: Path, flags: dict) -> FileReading:
+    """The verifier's reading of ``path``: Matrix Market by scipy, DIMACS and edge lists by
+    numpy, each decision taken here (``flags`` are the user's, which settle what they name)."""
+    name = path.name.lower()
+    for suffix in (".gz", ".xz", ".bz2"):
+        name = name.removesuffix(suffix)
+    if name.endswith(".mtx"):
+        return _matrix_market(path, flags)
+    if name.endswith(".gr"):
+        return _dimacs(path, flags)
+    return _edge_list(path, flags, weighted_format=name.endswith(".wel"))
 
 
-def _dimacs(path: Path):
-    n = None
+def _matrix_market(path: Path, flags: dict) -> FileReading:
+    import scipy.io
+
+    with _open(path, binary=True) as fh:  # scipy reads .gz and .bz2 by name, not .xz
+        data = fh.read()
+    rows, _, entries, _, _, symmetry = scipy.io.mminfo(io.BytesIO(data))
+    coo = scipy.io.mmread(io.BytesIO(data)).tocoo()  # symmetric files come back expanded
+    src, dst = coo.row.astype(np.int64), coo.col.astype(np.int64)
+    w = np.asarray(coo.data, dtype=np.float64)
+    directed = symmetry == "general" if "directed" not in flags else bool(flags["directed"])
+    if symmetry != "general":  # one arc per stored entry: the lower triangle and diagonal
+        keep = src >= dst
+        src, dst, w = src[keep], dst[keep], w[keep]
+    reading = FileReading(rows, src, dst, w, directed, lines=int(entries))
+    reading.stated.append((f"the size line '{rows} {rows} {entries}'", rows, entries))
+    return _compact(reading, flags)
+
+
+def _dimacs(path: Path, flags: dict) -> FileReading:
+    n = m = None
+    directed = True
     with _open(path) as fh:
         for line in fh:
-            if line.startswith("p"):
-                n = int(line.split()[2])
+            if line.startswith("p") and n is None:
+                n, m = int(line.split()[2]), int(line.split()[3])
+            elif line.startswith("c") and "llpbench:" in line and "directed=false" in line:
+                directed = False
+            elif line.startswith("a"):
                 break
-    table = np.loadtxt(_open(path), comments=["c", "p"], usecols=(1, 2, 3), ndmin=2)
-    table = table.reshape(-1, 3)
-    return n, table[:, 0].astype(np.int64) - 1, table[:, 1].astype(np.int64) - 1, table[:, 2]
+    table = _table(path, ["c", "p"], 0, usecols=(1, 2, 3))
+    src, dst = table[:, 0].astype(np.int64) - 1, table[:, 1].astype(np.int64) - 1
+    directed = bool(flags.get("directed", directed))
+    reading = FileReading(n or 0, src, dst, table[:, 2], directed, lines=src.shape[0])
+    reading.stated.append((f"the problem line 'p sp {n} {m}'", n, m))
+    return _compact(reading, flags)
 
 
-def _edge_list(path: Path, reading: dict):
-    comment = reading.get("comment", "#")
-    skip = int(reading.get("header_line") or 0)  # the count header and anything before it
-    cols = 3 if reading.get("format") == "wel" else 2
-    table = np.loadtxt(_open(path), comments=comment, skiprows=skip, ndmin=2, dtype=np.float64)
-    table = table.reshape(-1, cols) if table.size else np.zeros((0, cols))
-    base = int(reading["index_base"])
-    src = table[:, 0].astype(np.int64) - base
-    dst = table[:, 1].astype(np.int64) - base
-    w = table[:, 2] if cols == 3 else np.ones(src.shape[0])
-    n = int(max(src.max(), dst.max())) + 1 if src.shape[0] else 0
-    declared = _declared_n(path, comment, skip)
-    return (n if declared is None else declared), src, dst, w
-
-
-def _declared_n(path: Path, comment: str, header_line: int) -> int | None:
-    """n from the count header (its first number) or an ``llpbench: n=<n>`` comment."""
+def _edge_list(path: Path, flags: dict, weighted_format: bool) -> FileReading:
+    comments, first, first_line = [], None, 0
     with _open(path) as fh:
         for lineno, line in enumerate(fh, start=1):
-            found = re.search(r"llpbench:.*\bn=(\d+)", line)
-            if found and line.lstrip().startswith(comment):
-                return int(found.group(1))
-            if lineno == header_line:
-                return int(line.split()[0])
-            if lineno > max(header_line, 50):
-                return None
+            text = line.strip()
+            if text[:1] in ("#", "%"):
+                comments.append(text[1:].strip())
+            elif text:
+                first, first_line = text.split(), lineno
+                break
+    rest = _table(path, ["#", "%"], first_line)
+    konect = comments[0].split()[:2] if comments else []
+    if konect[:1] not in (["sym"], ["asym"], ["bip"]):
+        konect = []
+    stated = _stated_in_comments(comments, konect)
+    header = None
+    if first is not None and 2 <= len(first) <= 3 and all(t.isdigit() for t in first):
+        ids = np.unique(rest[:, :2]) if rest.shape[0] else np.zeros(0)
+        if int(first[-1]) == rest.shape[0] and int(first[0]) >= ids.shape[0]:
+            header = first_line
+            where = f"the count header on line {first_line}"
+            stated.insert(0, (where, int(first[0]), rest.shape[0]))
+    if header is None and first is not None:
+        width = rest.shape[1] if rest.shape[0] else len(first)
+        row = np.array([float(t) for t in first[:width]], ndmin=2)
+        rest = np.concatenate([row, rest]) if rest.shape[0] else row
+    src, dst = rest[:, 0].astype(np.int64), rest[:, 1].astype(np.int64)
+    weighted = rest.shape[1] >= 3 and (
+        weighted_format
+        or not konect
+        or "weight" in konect[-1]
+        or "signed" in konect[-1]
+        or bool(flags.get("weights_column"))
+    )
+    w = rest[:, 2] if weighted else np.ones(src.shape[0])
+    stated_n = next((n for _, n, _ in stated if n is not None), None)
+    base = _base(src, dst, flags, comments, konect, stated_n)
+    src, dst = src - base, dst - base
+    top = int(max(src.max(), dst.max())) + 1 if src.shape[0] else 0
+    n = top if stated_n is None or top > stated_n else stated_n
+    reading = FileReading(
+        n, src, dst, w, _direction(src, dst, w, flags, comments, konect), base, header,
+        weighted if rest.shape[1] >= 3 else None, lines=src.shape[0], stated=stated,
+    )
+    return _compact(reading, flags, stated_n)
+
+
+def _stated_in_comments(comments: list[str], konect: list[str]) -> list:
+    out = []
+    text = " ".join(comments)
+    nodes, edges = re.search(r"Nodes:\s*(\d+)", text), re.search(r"Edges:\s*(\d+)", text)
+    if nodes or edges:
+        out.append(
+            ("the comment 'Nodes/Edges'", int(nodes[1]) if nodes else None,
+             int(edges[1]) if edges else None)
+        )
+    counts = comments[1].split() if konect and len(comments) > 1 else []
+    if 2 <= len(counts) <= 3 and all(t.isdigit() for t in counts):
+        out.append((f"the KONECT line '% {comments[1]}'", int(counts[1]), int(counts[0])))
+    written = re.search(r"llpbench:.*\bn=(\d+)", text)
+    if written:
+        out.append(("the llpbench comment", int(written[1]), None))
+    return out
+
+
+def _base(src, dst, flags: dict, comments: list[str], konect: list[str], stated) -> int:
+    if "index_base" in flags:
+        return int(flags["index_base"])
+    if not src.shape[0] or any("llpbench:" in c for c in comments):
+        return 0
+    lo, hi = int(min(src.min(), dst.min())), int(max(src.max(), dst.max()))
+    if lo == 0:
+        return 0
+    if konect:
+        return 1
+    if stated is not None:
+        return 1 if hi == stated else 0
+    return 1 if lo == 1 else 0
+
+
+def _direction(src, dst, w, flags: dict, comments: list[str], konect: list[str]) -> bool:
+    if "directed" in flags:
+        return bool(flags["directed"])
+    written = re.search(r"llpbench:.*\bdirected=(true|false)", " ".join(comments))
+    if written:
+        return written[1] == "true"
+    keep = src != dst
+    fwd = np.stack([src[keep], dst[keep], w[keep]], axis=1)
+    back = np.stack([dst[keep], src[keep], w[keep]], axis=1)
+    if fwd.shape[0] and np.array_equal(np.unique(fwd, axis=0), np.unique(back, axis=0)):
+        return False
+    text = " ".join(comments).lower()
+    return not (konect[:1] == ["sym"] or re.search(r"\bundirected\b", text))
+
+
+def _compact(reading: FileReading, flags: dict, stated_n: int | None = None) -> FileReading:
+    """Renumber the ids that occur when the user says so, or when ids beyond a stated n are
+    exactly n distinct labels."""
+    ids = np.unique(np.concatenate([reading.src, reading.dst]))
+    beyond = stated_n is not None and ids.shape[0] and ids[-1] >= stated_n
+    if flags.get("compact") or (beyond and ids.shape[0] == stated_n):
+        inverse = np.searchsorted(ids, np.concatenate([reading.src, reading.dst]))
+        k = reading.src.shape[0]
+        reading.src, reading.dst = inverse[:k], inverse[k:]
+        reading.n, reading.compacted = int(ids.shape[0]), True
+    return reading
+
+
+def _table(path: Path, comments: list[str], skip: int, usecols=None) -> np.ndarray:
+    """The data lines after the first ``skip`` lines, one row each (columns as in the file)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # an empty table is an answer, not a problem
+        with _open(path) as fh:
+            table = np.loadtxt(
+                fh, comments=comments, skiprows=skip, ndmin=2, usecols=usecols, dtype=np.float64
+            )
+    return table if table.size else np.zeros((0, 3 if usecols else 2))
+
+
+def reading_dispute(graph: Graph) -> str | None:
+    """Why the verifier does not accept the reader's reading of the graph's file, else None."""
+    reference_matrix(graph)
+    return _cache[graph][2]
+
+
+_SETTLED_BY = {
+    "count header": "no flag settles it; the file is ambiguous",
+    "index base": "--index-base 0 or 1 settles it",
+    "direction": "--directed or --undirected settles it",
+    "vertex count": "--compact-ids or --index-base settles it",
+    "third column": "--weights file or --weights unit settles it",
+    "self-loop lines": "no flag settles it; the file is misread",
+    "parallel lines": "no flag settles it; the file is misread",
+}
+
+
+def _dispute(graph: Graph, reading: dict, mine: FileReading) -> str | None:
+    edge_list = mine.base is not None
+    merged_mine = mine.lines - mine.loops
+    keys = np.unique(np.stack([mine.src, mine.dst], axis=1)[mine.src != mine.dst], axis=0)
+    merged_mine -= keys.shape[0]
+    pairs = [
+        ("direction", reading.get("directed"), mine.directed),
+        ("vertex count", graph.n, mine.n),
+        ("self-loop lines", reading.get("self_loops"), mine.loops),
+        ("parallel lines", reading.get("parallel_arcs_merged"), merged_mine),
+    ]
+    if edge_list:
+        pairs[:0] = [
+            ("count header", reading.get("header_line"), mine.header_line),
+            ("index base", reading.get("index_base"), mine.base),
+        ]
+        if mine.weighted is not None:
+            pairs.append(("third column", bool(reading.get("weights_in_file")), mine.weighted))
+    out = [
+        f"{what}: the reader has {_say(theirs)}, the verifier {_say(ours)} ({_SETTLED_BY[what]})"
+        for what, theirs, ours in pairs
+        if theirs != ours
+    ]
+    out += _stated_counts(graph, mine)
+    return "; ".join(out) or None
+
+
+def _stated_counts(graph: Graph, mine: FileReading) -> list[str]:
+    """Counts the file states that the graph read does not have (both readers may share a
+    mistake; the file's own statements do not). A file with fewer lines than it states is a
+    partial copy: its n may then be smaller."""
+    out = []
+    for where, n, m in mine.stated:
+        partial = m is not None and mine.lines < m
+        if n is not None and (graph.n > n or (graph.n < n and not partial)):
+            out.append(f"{where} states n = {n:,}, the graph read has n = {graph.n:,}")
+        if m is not None and mine.lines > m:
+            out.append(f"{where} states {m:,} lines, the file has {mine.lines:,}")
+    return out
+
+
+def _say(value) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "directed" if value else "undirected"
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+class DisputedReference(np.ndarray):
+    """A reference answer whose graph the verifier reads differently: never a match.
+
+    ``reason`` names the decisions that differ and the flags that settle them."""
+
+    reason: str = ""
+
+
+def with_dispute(expected: np.ndarray, graph: Graph) -> np.ndarray:
+    """``expected``, marked with the verifier's objection to the graph's reading if any."""
+    reason = reading_dispute(graph)
+    if reason is None:
+        return expected
+    marked = np.asarray(expected).view(DisputedReference)
+    marked.reason = reason
+    return marked
+
+
+def dispute_of(expected: np.ndarray) -> str | None:
+    """The one-line reason a reference cannot verify anything, or None."""
+    if isinstance(expected, DisputedReference):
+        return f"not verified: the verifier reads the file differently: {expected.reason}"
     return None
 
 
@@ -205,3 +443,16 @@ def _rule_weights(rule: str, src: np.ndarray, dst: np.ndarray, symmetric: bool) 
         return (lo + (h % np.uint64(hi - lo + 1)).astype(np.int64)).astype(np.float64)
     lo, hi = float(lo_text), float(hi_text)
     return lo + ((h >> np.uint64(11)).astype(np.float64) * 2.0**-53) * (hi - lo)
+
+
+def checks_reading(reference):
+    """Decorate a problem's ``reference(inst)`` so that its answer carries the verifier's
+    objection to how ``inst.meta["graph"]`` was read (see :func:`with_dispute`)."""
+
+    @functools.wraps(reference)
+    def wrapped(inst):
+        graph = inst.meta.get("graph")
+        expected = reference(inst)
+        return with_dispute(expected, graph) if isinstance(graph, Graph) else expected
+
+    return wrapped

@@ -27,17 +27,39 @@ def reading_facts(graph: Graph) -> dict[str, Any]:
         )
     if reading.get("header_line"):
         line, n = reading["header_line"], reading["declared_n"]
-        out["reading: count header"] = f"line {line} (n = {n})"
+        because = reading.get("header_because")
+        out["reading: count header"] = f"line {line} (n = {n})" + (
+            f": {because}" if because else ""
+        )
+    if reading.get("stated"):
+        out["reading: stated"] = reading["stated"]
+    if reading.get("konect"):
+        out["reading: KONECT header"] = reading["konect"]
+    for column in ("third_column", "fourth_column"):
+        if reading.get(column):
+            out[f"reading: {column.replace('_', ' ')}"] = reading[column]
     if "compacted_from_n" in graph.provenance:
         before = graph.provenance["compacted_from_n"]
-        out["reading: ids"] = f"renumbered 0..{graph.n - 1} (from n = {before:,})"
+        why = reading.get("ids_compacted")
+        out["reading: ids"] = f"renumbered 0..{graph.n - 1} (from n = {before:,})" + (
+            f": {why}" if why else ""
+        )
     out["reading: weights"] = str(graph.provenance.get("weights", "file"))
-    loops = reading.get("self_loops", 0)
-    out["reading: self-loops"] = f"{loops} (kept aside from the CSR, in Graph.loops)"
+    out["reading: self-loops"] = _loops(reading)
     out["reading: parallel arcs merged"] = reading.get("parallel_arcs_merged", 0)
     for i, text in enumerate(graph.provenance.get("warnings", []), 1):
         out[f"reading: warning {i}"] = text
     return out
+
+
+def _loops(reading: dict[str, Any]) -> str:
+    """Loop lines and looped vertices, which differ when a loop is listed more than once."""
+    lines = reading.get("self_loops", 0)
+    looped = reading.get("looped_vertices", lines)
+    return (
+        f"{lines} line{'s' * (lines != 1)} on {looped} {'vertex' if looped == 1 else 'vertices'} "
+        "(kept aside from the CSR, in Graph.loops)"
+    )
 
 
 def reading_label(graph: Graph) -> str:

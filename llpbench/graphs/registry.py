@@ -406,8 +406,10 @@ def _spec_from_path(text: str, known: list[str], options: ReadOptions) -> GraphS
         params["weights_flag"] = True
     if options.compact:
         params["compact"] = True
+    from llpbench.graphs.formats import graph_name
+
     return GraphSpec(
-        name=(p.with_suffix("") if p.suffix.lower() in (".gz", ".xz", ".bz2") else p).stem,
+        name=graph_name(p),
         family="file",
         source="file",
         params=params,
@@ -437,9 +439,11 @@ def build_graph(spec: GraphSpec, *, cache_dir: Path, progress: bool = False) -> 
             index_base=spec.params.get("index_base", "auto"),
             name=spec.name,
             family=spec.family,
+            compact=bool(spec.params.get("compact")),
+            weights_column=bool(spec.params.get("weights_flag")) and spec.weights == "file",
         )
-        if spec.params.get("compact"):
-            graph = compact_ids(graph)
+        if spec.params.get("compact") and "compacted_from_n" not in graph.provenance:
+            graph = compact_ids(graph)  # formats whose reader does not renumber
         elif spec.origin == "path":
             graph = _warn_if_labels(graph, spec.params["path"])
     rule, seed = spec.weights, spec.weight_seed
@@ -532,6 +536,10 @@ def compact_ids(graph: Graph) -> Graph:
     used = _named_ids(graph)
     new_id = np.cumsum(used) - 1
     prov = dict(graph.provenance, compacted_from_n=graph.n)
+    if isinstance(prov.get("reading"), dict):  # the verifier shares the user's flags only
+        reading = dict(prov["reading"])
+        reading["flags"] = dict(reading.get("flags", {}), compact=True)
+        prov["reading"] = reading
     return Graph.from_edges(
         int(used.sum()),
         new_id[src],

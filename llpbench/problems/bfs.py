@@ -17,6 +17,7 @@ from numba import njit
 
 from llpbench.baselines import BaselineResult
 from llpbench.graphs.graph import Graph
+from llpbench.graphs.independent import checks_reading
 from llpbench.llp.atomics import atomic_load, atomic_min
 from llpbench.llp.contract import Instance
 from llpbench.llp.counters import ADVANCES, RETRIES
@@ -133,6 +134,7 @@ def answer(inst: Instance, state: np.ndarray) -> np.ndarray:
     return levels
 
 
+@checks_reading
 def reference(inst: Instance) -> np.ndarray:
     """Levels from scipy's ``breadth_first_order`` predecessor tree, on the graph as the
     verifier reads it (:func:`~llpbench.graphs.independent.reference_structure`)."""

@@ -59,6 +59,7 @@ from llpbench.baselines import BaselineResult
 from llpbench.errors import SpecError
 from llpbench.graphs.generators import random_dag
 from llpbench.graphs.graph import Graph
+from llpbench.graphs.independent import checks_reading, dispute_of
 from llpbench.llp.atomics import atomic_cas, atomic_load
 from llpbench.llp.contract import Instance
 from llpbench.llp.counters import ADVANCES, RETRIES
@@ -278,6 +279,7 @@ def answer(inst: Instance, state: np.ndarray) -> np.ndarray:
     return state >> COUNT_BITS
 
 
+@checks_reading
 def reference(inst: Instance) -> np.ndarray:
     """Level-synchronous Kahn in numpy: a level's jobs push their finish times forward.
 
@@ -318,6 +320,8 @@ def longest_path_starts(indptr, indices, duration, in_degrees):
 
 def verify(result: np.ndarray, expected: np.ndarray) -> str | None:
     """None if every start time agrees exactly, else a one-line reason."""
+    if disputed := dispute_of(expected):  # the verifier read the file otherwise
+        return disputed
     if result.shape != expected.shape:
         return f"answer has {result.shape[0]} jobs, expected {expected.shape[0]}"
     bad = np.flatnonzero(result != expected)

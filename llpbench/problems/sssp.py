@@ -29,6 +29,7 @@ from numba import njit
 
 from llpbench.baselines import BaselineResult
 from llpbench.graphs.graph import Graph
+from llpbench.graphs.independent import checks_reading, dispute_of
 from llpbench.llp.atomics import atomic_load, atomic_min
 from llpbench.llp.contract import Instance
 from llpbench.llp.counters import ADVANCES, RETRIES
@@ -183,6 +184,7 @@ def answer(inst: Instance, state: np.ndarray) -> np.ndarray:
     return d
 
 
+@checks_reading
 def reference(inst: Instance) -> np.ndarray:
     """scipy's Dijkstra from the source, on the graph as the verifier reads it.
 
@@ -209,6 +211,8 @@ def baseline(inst: Instance, threads: int = 1, delta: float | None = None) -> Ba
 
 def verify(result: np.ndarray, expected: np.ndarray) -> str | None:
     """None if the distances agree (exactly; float weights to 1e-9 relative), else why not."""
+    if disputed := dispute_of(expected):  # the verifier read the file otherwise
+        return disputed
     if result.shape != expected.shape:
         return f"answer has {result.shape[0]} entries, expected {expected.shape[0]}"
     same_inf = np.isinf(result) == np.isinf(expected)

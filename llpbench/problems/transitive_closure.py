@@ -46,6 +46,7 @@ from numba import njit, typeof
 from llpbench.baselines import BaselineResult
 from llpbench.errors import SpecError
 from llpbench.graphs.graph import Graph
+from llpbench.graphs.independent import checks_reading, dispute_of
 from llpbench.llp.atomics import atomic_cas, atomic_load
 from llpbench.llp.contract import Instance
 from llpbench.llp.counters import ADVANCES, RETRIES
@@ -251,6 +252,7 @@ def _pack_rows(rows: np.ndarray, words: int) -> np.ndarray:
     return packed.view("<u8").astype(np.uint64)
 
 
+@checks_reading
 def reference(inst: Instance) -> np.ndarray:
     """Reachability by scipy's ``breadth_first_order`` from every vertex (j reaches itself
     only if some in-neighbour of j, j itself for a self-loop, is reachable from j), on the
@@ -280,6 +282,8 @@ def reference(inst: Instance) -> np.ndarray:
 
 def verify(result: np.ndarray, expected: np.ndarray) -> str | None:
     """None if the bitset matrices agree exactly, else a one-line reason."""
+    if disputed := dispute_of(expected):  # the verifier read the file otherwise
+        return disputed
     if result.shape != expected.shape:
         return f"closure has shape {result.shape}, expected {expected.shape}"
     diff = np.asarray(result, dtype=np.uint64) ^ np.asarray(expected, dtype=np.uint64)

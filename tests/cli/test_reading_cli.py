@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import csv
 import json
+from pathlib import Path
+
+import pytest
 
 from tests.cli.conftest import assert_one_line_error
 from tests.graphs.test_reading import ca_hepph_like
@@ -46,7 +49,8 @@ def test_datasets_info_prints_the_assumptions(cli, tmp_path):
     assert (info["n"], info["m"]) == (n, 2 * edges)
     assert info["reading: directed"] == "False (--undirected)"
     assert info["reading: index base"].startswith("1 ")
-    assert info["reading: count header"] == f"line 1 (n = {n})"
+    header = f"line 1 (n = {n}): it counts the {edges} lines after it"
+    assert info["reading: count header"] == header
     assert info["reading: weights"] == "unit"
 
 
@@ -83,3 +87,19 @@ def test_job_depending_on_itself_is_one_line_error(cli, tmp_path):
     path.write_text("# Directed\n0 1\n1 1\n1 2\n")
     proc = cli("solve", "--graph", str(path), "--problem", "job-scheduling", "--weights", "unit")
     assert_one_line_error(proc, "job 1 is its own prerequisite")
+
+
+@pytest.mark.parametrize(
+    ("name", "n", "edges", "weights"),
+    [("out.ucidata-zachary", 34, 78, "unit"), ("out.moreno_lesmis_lesmis", 77, 254, "file")],
+)
+def test_datasets_info_reads_real_konect_files_under_their_own_names(cli, name, n, edges, weights):
+    """KONECT's unweighted and weighted files (tests/data, real copies): n and the edge count
+    from the '% m n n' line, undirected by the 'sym' tag, named by the part after 'out.'."""
+    path = Path(__file__).resolve().parents[1] / "data" / name
+    proc = cli("datasets", "info", str(path), "--weights", weights, "--json")
+    assert proc.returncode == 0, proc.stderr
+    info = json.loads(proc.stdout)
+    assert (info["name"], info["n"], info["m"], info["directed"]) == (name[4:], n, 2 * edges, False)
+    assert info["reading: stated"].startswith(f"the KONECT line '% {edges} {n} {n}'")
+    assert info["reading: weights"] == weights
