@@ -112,7 +112,7 @@ def speedup_command(
     ),
     against: str = typer.Option(
         None, "--against", help="The baseline to compare with, by name (gap, networkit, ...) "
-        "[delta-stepping; other problems: their own]."
+        "[delta-stepping; other problems: their fastest]."
     ),
 ) -> None:
     """Table 2: fastest LLP configuration vs a baseline (tuned Δ-stepping unless --against

@@ -166,16 +166,17 @@ def is_baseline(rows: pd.DataFrame, name: str, default: str | None) -> pd.Series
 
 
 def only_baseline(runs: pd.DataFrame, against: str | None) -> pd.DataFrame:
-    """``runs`` with every baseline row that is not baseline ``against`` (None: each
-    problem's default baseline) left out; LLP rows are kept."""
+    """``runs`` with every baseline row that is not baseline ``against`` left out; LLP rows
+    are kept. ``against`` None keeps SSSP's own default (Δ-stepping, not a peer that
+    happened to be faster) and, for the other problems, every baseline (their fastest)."""
     from llpbench.problems import PROBLEMS
 
     if runs.empty:
         return runs
     keep = runs["kind"] != "baseline"
     for problem in runs["problem"].unique():
-        if problem not in PROBLEMS:  # a problem this version does not know: left as it is
-            keep |= runs["problem"] == problem
+        if problem not in PROBLEMS or (against is None and problem != "sssp"):
+            keep |= runs["problem"] == problem  # left as it is
             continue
         from llpbench.baselines.selection import default_baseline
         from llpbench.problems import problem_module
@@ -217,9 +218,9 @@ def speedup_table(
     baseline time / LLP time, so above 1 means LLP wins, and ``speedup_ci_low``/``_high`` its
     95% bootstrap interval. ``delta`` is the Δ the baseline used.
 
-    The baseline is the one named ``against`` (``gap``, ``networkit``, ...), default each
-    problem's own (SSSP: ``delta-stepping``); a run timing several baselines is compared
-    with that one alone, never with whichever happened to be fastest.
+    The baseline is the one named ``against`` (``gap``, ``networkit``, ...); by default SSSP's
+    own ``delta-stepping`` (a run timing several SSSP baselines is compared with it alone,
+    never with whichever happened to be fastest) and the other problems' fastest.
 
     Parameters
     ----------
