@@ -7,7 +7,8 @@
 #   else $LLPBENCH_GAP_BIN; without one, GAP is skipped with a note (no network is assumed).
 # --quick: one source and one repetition (a check that the whole path runs, not a measurement).
 # The run is kept under results/reference/ (default results/reference/scaling-vs-gap) and its
-# table written to docs/ (default docs/scaling-vs-gap-<date>.md). Needs llpbench importable.
+# table written to docs/ (default docs/scaling-vs-gap-<date>.md: link it from the README's
+# measurement reports, tests/test_readme.py wants every docs page linked). Needs llpbench importable.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 gap_bin="${LLPBENCH_GAP_BIN:-}"
