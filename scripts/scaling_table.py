@@ -65,7 +65,8 @@ def scaling_markdown(runs: pd.DataFrame) -> str:
                 best = min(mine)[1]
                 lo, hi = ratio_ci(cell_seconds(timed, "sssp", graph, base, t),
                                   cell_seconds(timed, "sssp", graph, best, t))
-                cells_row.append(f"{med[base, t] / med[best, t]:.2f}x [{lo:.2f}, {hi:.2f}] "
+                interval = f" [{lo:.2f}, {hi:.2f}]" if lo == lo else ""  # NaN: one row
+                cells_row.append(f"{med[base, t] / med[best, t]:.2f}x{interval} "
                                  f"{best.split('/')[-1]}")
             out.append(f"| {base} / best LLP | " + " | ".join(cells_row) + " |")
         out.append("")
