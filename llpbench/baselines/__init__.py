@@ -22,12 +22,15 @@ class BaselineResult:
     ``cpu_seconds``, when the solve ran on the calling thread alone, is that thread's CPU
     time over the same interval: other processes' load barely moves it, which makes it the
     steadier clock for comparing one-thread runs on a shared machine (Δ tuning uses it).
+    An external program that prints no answer (GAP) gives ``answer`` None and ``reached``,
+    the number of vertices it reached, which the runner checks against the reference.
     """
 
-    answer: np.ndarray
+    answer: np.ndarray | None
     seconds: float
     compile_seconds: float
     name: str
     params: dict[str, Any] = field(default_factory=dict)
     counters: dict[str, int] = field(default_factory=dict)
     cpu_seconds: float | None = None
+    reached: int | None = None  # an external program that prints no answer (answer None)

@@ -3,7 +3,8 @@
 A problem module lists its baselines in ``BASELINES`` (name -> ``run(inst, threads,
 **params)``), its default first; the peers of :data:`llpbench.baselines.peers.PEERS` that
 solve the problem follow. A sweep names one with ``baseline/NAME`` (``--baseline NAME``);
-plain ``baseline`` is the default.
+plain ``baseline`` is the default. External programs (:data:`PROGRAMS`: GAP's SSSP) come
+last; they choose their own Δ (a Δ given to the sweep is passed on as given).
 """
 
 from __future__ import annotations
@@ -19,6 +20,16 @@ from llpbench.errors import UnknownNameError
 #: Own baselines that take SSSP's Δ (peers say so in their :class:`Peer` entry).
 TAKES_DELTA = ("delta-stepping",)
 
+#: External programs run as baselines: name -> the problems they solve. Each tunes its own
+#: Δ (:func:`tunes_own_delta`) and is refused before any solve when its build is missing.
+PROGRAMS = {"gap": ("sssp",)}
+
+
+def _program_on_instance(name: str, inst, threads: int, **params) -> BaselineResult:
+    from llpbench.baselines import gap_baseline
+
+    return gap_baseline.run(inst, threads, **params)
+
 
 def _peer_on_instance(name: str, problem: str, inst, threads: int, **params) -> BaselineResult:
     return run_peer(name, problem, inst.meta["graph"], inst.meta["source"], threads, **params)
@@ -29,6 +40,9 @@ def baselines_of(module: ModuleType) -> dict[str, Callable[..., BaselineResult]]
     table = dict(getattr(module, "BASELINES", None) or {"default": module.baseline})
     for name in peers_for(module.NAME):
         table.setdefault(name, partial(_peer_on_instance, name, module.NAME))
+    for name, problems in PROGRAMS.items():
+        if module.NAME in problems:
+            table.setdefault(name, partial(_program_on_instance, name))
     return table
 
 
@@ -46,14 +60,25 @@ def check_baseline(module: ModuleType, name: str) -> None:
         Listing the problem's baselines.
     llpbench.baselines.peers.MissingPeerError
         Naming the extra that installs the peer.
+    llpbench.baselines.gap.GapError
+        An external program without a usable build (the message says how to build it).
     """
     table = baselines_of(module)
     if name not in table:
         raise UnknownNameError(f"{module.NAME} baseline", name, list(table))
     if name in PEERS:
         require_peer(name, module.NAME)
+    if name in PROGRAMS:
+        from llpbench.baselines.gap_baseline import gap_build
+
+        gap_build()
 
 
 def takes_delta(name: str) -> bool:
     """True if baseline ``name`` runs with SSSP's tuned Δ."""
     return name in TAKES_DELTA or (name in PEERS and PEERS[name].takes_delta)
+
+
+def tunes_own_delta(name: str) -> bool:
+    """True if baseline ``name`` picks its own Δ (it gets only a Δ given to the sweep)."""
+    return name in PROGRAMS

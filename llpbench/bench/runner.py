@@ -25,7 +25,12 @@ from typing import Any
 
 import numpy as np
 
-from llpbench.baselines.selection import baselines_of, default_baseline, takes_delta
+from llpbench.baselines.selection import (
+    baselines_of,
+    default_baseline,
+    takes_delta,
+    tunes_own_delta,
+)
 from llpbench.bench.machine import core_count
 from llpbench.bench.options import ORDERS
 from llpbench.bench.plan import CellId, instance_slots, runnable
@@ -130,12 +135,13 @@ def group_cells(
 class Outcome:
     """What one solve produced, whatever ran it."""
 
-    answer: np.ndarray
+    answer: np.ndarray | None  # None: an external program that prints no answer
     seconds: float
     compile_seconds: float
     counters: dict[str, int]
     label: str
     delta: float | None = None
+    reached: int | None = None  # an external program's count, when it prints no answer
 
 
 @dataclass
@@ -238,11 +244,13 @@ class Runner:
                 params["delta"] = self.delta_for(
                     inst.meta["graph"], cell.source, cell.study.delta
                 )
+            elif cell.study.problem == "sssp" and tunes_own_delta(name):
+                params["delta"] = cell.study.delta  # None: it picks its own
             res = baselines_of(module)[name](inst, cell.threads, **params)
             counters = {name: int(res.counters.get(name, 0)) for name in COUNTER_NAMES}
             return Outcome(
                 res.answer, res.seconds, res.compile_seconds, counters, res.name,
-                res.params.get("delta"),
+                res.params.get("delta"), res.reached,
             )
         res = solve_llp(inst, cell.config.solver, cell.config.worklist, cell.threads)
         delta = inst.bucket_width if cell.config.worklist == "bucketed" else None
@@ -277,7 +285,10 @@ class Runner:
                 out = self._solve(cell, module, inst)
                 verified = None
                 if expected is not None:
-                    mismatch = module.verify(out.answer, expected)
+                    mismatch = (
+                        module.verify(out.answer, expected) if out.answer is not None
+                        else _reached_mismatch(out.reached, expected)
+                    )
                     verified = mismatch is None
                     if mismatch:
                         failures.append(f"{cell.label} rep {rep}: {mismatch}")
@@ -290,7 +301,8 @@ class Runner:
         graph = inst.meta.get("graph") if isinstance(inst.meta.get("graph"), Graph) else None
         answer = np.asarray(out.answer)
         reached = (
-            int(np.isfinite(answer).sum()) if graph is not None and answer.dtype.kind == "f"
+            out.reached if out.answer is None
+            else int(np.isfinite(answer).sum()) if graph is not None and answer.dtype.kind == "f"
             else inst.n
         )
         row = cell.key(rep)
@@ -325,3 +337,11 @@ class Runner:
                 todo.append((cell, reps))
         return todo
 
+
+def _reached_mismatch(reached: int | None, expected: np.ndarray) -> str | None:
+    """The check of a baseline that prints no answer: it must reach the vertices the
+    reference reaches (finite entries)."""
+    want = int(np.isfinite(np.asarray(expected, dtype=float)).sum())
+    if reached == want:
+        return None
+    return f"reached {reached} vertices, the reference {want}"

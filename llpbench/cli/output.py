@@ -50,10 +50,13 @@ def print_summary(run_dir: Path, console: Console) -> str:
     from llpbench.report.tables import problems_table, speedup_table, to_rich
 
     runs = load_runs(run_dir)
-    for build, title in (
-        (speedup_table, "Summary: fastest LLP configuration vs tuned Δ-stepping"),
-        (problems_table, "Summary: fastest LLP configuration vs each problem's baseline"),
-    ):
+    builds = [(speedup_table, "Summary: fastest LLP configuration vs tuned Δ-stepping")]
+    for name in _other_sssp_baselines(runs):  # e.g. --baseline gap,delta-stepping: both
+        builds.append((lambda r, n=name: speedup_table(r, against=n),
+                       f"Summary: fastest LLP configuration vs {name}"))
+    builds.append(
+        (problems_table, "Summary: fastest LLP configuration vs each problem's baseline"))
+    for build, title in builds:
         table = build(runs)
         if len(table):
             console.print(to_rich(table, title))
@@ -62,3 +65,12 @@ def print_summary(run_dir: Path, console: Console) -> str:
     if len(flagged):
         console.print(to_rich(flagged, "Instability warnings: cells to rerun or read with care"))
     return f"{len(flagged)} of {cells} cells unstable"
+
+
+def _other_sssp_baselines(runs) -> list[str]:
+    """The SSSP baselines a run named (``baseline/NAME``) other than Δ-stepping."""
+    if runs.empty or "solver" not in runs:
+        return []
+    named = runs.loc[runs["problem"] == "sssp", "solver"].astype(str)
+    names = {s.split("/", 1)[1] for s in named if s.startswith("baseline/")}
+    return sorted(names - {"delta-stepping"})

@@ -51,8 +51,10 @@ def _console() -> Console:
     return Console(highlight=False, soft_wrap=False)
 
 
-def _table(name: str, results: Path | None, **options) -> None:
-    """Build, print and write one table of the run ``results`` names."""
+def _table(name: str, results: Path | None, title: str | None = None, file: str | None = None,
+           **options) -> None:
+    """Build, print and write one table of the run ``results`` names (``title`` and ``file``
+    override the table's own title and file name)."""
     from llpbench.report.all import TITLES, build_table, empty_reason, run_title
     from llpbench.report.figures import NoDataError
     from llpbench.report.store import load_runs, resolve_run
@@ -62,10 +64,10 @@ def _table(name: str, results: Path | None, **options) -> None:
     df = build_table(name, load_runs(run_dir), **options)
     if df.empty:
         raise NoDataError(f"no {name} table for {run_dir}: {empty_reason(name, df)}")
-    title = run_title(run_dir, TITLES[name])
+    title = run_title(run_dir, title or TITLES[name])
     console = _console()
     console.print(to_rich(df, title))
-    for path in write_table(df, run_dir, name, title):
+    for path in write_table(df, run_dir, file or name, title):
         console.print(f"wrote {path}", soft_wrap=True)  # a path stays one line
 
 
@@ -108,9 +110,32 @@ def speedup_command(
     problem: list[str] | None = typer.Option(
         None, "--problem", "-p", help="Problems to include (a,b or repeat); default: sssp."
     ),
+    against: str = typer.Option(
+        None, "--against", help="The baseline to compare with, by name (gap, networkit, ...) "
+        "[delta-stepping; other problems: their fastest]."
+    ),
 ) -> None:
-    """Table 2: fastest LLP configuration vs tuned Δ-stepping at the largest thread count."""
-    _table("speedup", results, problems=split_list(problem) or None)
+    """Table 2: fastest LLP configuration vs a baseline (tuned Δ-stepping unless --against
+    names another) at the largest thread count; written as speedup[-vs-NAME].csv/.md."""
+    from llpbench.report.all import speedup_name, speedup_title
+
+    problems = split_list(problem) or None
+    if against is not None:
+        _check_against(against, problems or ["sssp"])
+    _table("speedup", results, title=speedup_title(against), file=speedup_name(against),
+           problems=problems, against=against)
+
+
+def _check_against(name: str, problems: list[str]) -> None:
+    """Refuse a baseline name that none of ``problems`` has (a typo would give an empty
+    table with a puzzling reason)."""
+    from llpbench.baselines.selection import baselines_of
+    from llpbench.errors import UnknownNameError
+    from llpbench.problems import problem_module
+
+    known = {b for p in problems for b in baselines_of(problem_module(p))}
+    if name not in known:
+        raise UnknownNameError("baseline", name, sorted(known))
 
 
 @table_app.command("overhead")

@@ -25,6 +25,10 @@ ORDER = typer.Option(
     help="interleaved: repetitions alternate across the configurations of one instance and "
     "thread count (A B A B), against slow drift; grouped: each configuration's back to back.",
 )
+GAP_BIN = typer.Option(
+    None, "--gap-bin",
+    help="GAP build folder (sssp, converter) for --baseline gap [$LLPBENCH_GAP_BIN].",
+)
 PIN = typer.Option(
     False, "--pin/--no-pin",
     help="Pin each worker thread to one CPU of the affinity set (recorded in meta.json).",
@@ -95,6 +99,7 @@ def run_command(
     array_parallelism: int = typer.Option(None, "--array-parallelism", help="Jobs at once."),
     order: str = ORDER,
     pin: bool = PIN,
+    gap_bin: Path = GAP_BIN,
 ) -> None:
     """Run a benchmark sweep: every configuration x thread count x source, verified.
 
@@ -123,6 +128,7 @@ def run_command(
                         ("--delta", delta)):
         if value is not None:  # None: not given (0 is a value, and refused)
             check_value(flag, value)
+    use_gap_bin(gap_bin)
     reading = read_options(directed, index_base, weights, compact, max_memory)
     read_fields = {
         "directed": reading.directed,
@@ -188,6 +194,17 @@ def _base_sweep(options, inputs_named: bool):
     return None
 
 
+def use_gap_bin(gap_bin: Path | None) -> None:
+    """``--gap-bin``: name the GAP build for this process and the shard jobs it starts (they
+    inherit the environment), where ``baseline/gap`` looks for it."""
+    if gap_bin is not None:
+        import os
+
+        from llpbench.baselines.gap_baseline import GAP_BIN_ENV
+
+        os.environ[GAP_BIN_ENV] = str(gap_bin.expanduser().resolve())
+
+
 def _threads(spec: list[str]) -> list[int]:
     from llpbench.bench.spec import parse_threads
 
@@ -202,6 +219,7 @@ def reproduce_command(
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar."),
     order: str = ORDER,
     pin: bool = PIN,
+    gap_bin: Path = GAP_BIN,
 ) -> None:
     """Run a whole evaluation from a config and write every table and figure."""
     from llpbench.bench.options import RunOptions
@@ -210,6 +228,7 @@ def reproduce_command(
 
     options = RunOptions(out=out, resume=resume, cache_dir=cache_dir, progress=progress,
                          order=order, pin=pin)
+    use_gap_bin(gap_bin)
     sweep = load_sweep(find_config(config))
     run_dir = run_and_report(sweep, options)
     console = Console()

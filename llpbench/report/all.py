@@ -40,6 +40,21 @@ EMPTY = {
 }
 
 
+#: How a speedup table names the baseline it was computed against.
+AGAINST = {None: "tuned Δ-stepping", "delta-stepping": "tuned Δ-stepping",
+           "gap": "GAP at its best Δ per thread count"}
+
+
+def speedup_title(against: str | None) -> str:
+    """Table 2's title, naming its baseline."""
+    return TITLES["speedup"].replace(AGAINST[None], AGAINST.get(against, against))
+
+
+def speedup_name(against: str | None) -> str:
+    """Table 2's file name: ``speedup``, or ``speedup-vs-NAME`` against another baseline."""
+    return "speedup" if against in (None, "delta-stepping") else f"speedup-vs-{against}"
+
+
 def run_title(run_dir: str | os.PathLike[str], title: str) -> str:
     """A table title that names the run it came from."""
     meta = load_meta(run_dir)
@@ -58,16 +73,18 @@ def build_table(
     *,
     graphs: list[str] | None = None,
     problems: list[str] | None = None,
+    against: str | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
 ) -> pd.DataFrame:
     """The table ``name`` (one of :data:`TITLES`) of a run's rows.
 
-    ``graphs`` overrides the run's graphs for Table 1; ``problems`` the problems of Table 2.
+    ``graphs`` overrides the run's graphs for Table 1; ``problems`` the problems of Table 2,
+    ``against`` its baseline (default each problem's own).
     """
     if name == "datasets":
         return tables.datasets_table(graphs or tables.graph_names(runs), cache_dir=cache_dir)
     if name == "speedup":
-        return tables.speedup_table(runs, problems=problems or ("sssp",))
+        return tables.speedup_table(runs, problems=problems or ("sssp",), against=against)
     if name == "overhead":
         return tables.overhead_table(runs)
     if name == "problems":

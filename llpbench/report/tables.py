@@ -156,6 +156,37 @@ def _compare(runs: pd.DataFrame, keep) -> tuple[list[dict[str, Any]], list[str]]
     return rows, notes
 
 
+def is_baseline(rows: pd.DataFrame, name: str, default: str | None) -> pd.Series:
+    """Which baseline rows are baseline ``name``: named by the sweep (``baseline/NAME``),
+    reporting ``name`` as their config, or the plain ``baseline`` when ``name`` is the
+    problem's ``default``."""
+    solver = rows["solver"].astype(str) if "solver" in rows else pd.Series("", rows.index)
+    hit = (rows["config"] == name) | (solver == f"baseline/{name}") | (solver == name)
+    return hit | ((solver == "baseline") & (name == default))
+
+
+def only_baseline(runs: pd.DataFrame, against: str | None) -> pd.DataFrame:
+    """``runs`` with every baseline row that is not baseline ``against`` left out; LLP rows
+    are kept. ``against`` None keeps SSSP's own default (Δ-stepping, not a peer that
+    happened to be faster) and, for the other problems, every baseline (their fastest)."""
+    from llpbench.problems import PROBLEMS
+
+    if runs.empty:
+        return runs
+    keep = runs["kind"] != "baseline"
+    for problem in runs["problem"].unique():
+        if problem not in PROBLEMS or (against is None and problem != "sssp"):
+            keep |= runs["problem"] == problem  # left as it is
+            continue
+        from llpbench.baselines.selection import default_baseline
+        from llpbench.problems import problem_module
+
+        default = default_baseline(problem_module(problem))
+        mine = runs["problem"] == problem
+        keep |= mine & is_baseline(runs, against or default, default)
+    return runs[keep]
+
+
 def _used_cells(df: pd.DataFrame, pairs: Iterable[tuple[str, str]]) -> list[tuple]:
     """The (problem, graph, config, threads) cells a table's rows were computed from."""
     graph = "graph" if "graph" in df.columns else "instance"
@@ -176,12 +207,20 @@ SPEEDUP_COLUMNS = [
 ]  # fmt: skip
 
 
-def speedup_table(runs: pd.DataFrame, problems: Iterable[str] | None = ("sssp",)) -> pd.DataFrame:
+def speedup_table(
+    runs: pd.DataFrame,
+    problems: Iterable[str] | None = ("sssp",),
+    against: str | None = None,
+) -> pd.DataFrame:
     """Table 2: per graph, the fastest LLP configuration against the tuned baseline.
 
     Both sides at the largest thread count the graph's LLP rows reach; ``speedup`` is
     baseline time / LLP time, so above 1 means LLP wins, and ``speedup_ci_low``/``_high`` its
     95% bootstrap interval. ``delta`` is the Δ the baseline used.
+
+    The baseline is the one named ``against`` (``gap``, ``networkit``, ...); by default SSSP's
+    own ``delta-stepping`` (a run timing several SSSP baselines is compared with it alone,
+    never with whichever happened to be fastest) and the other problems' fastest.
 
     Parameters
     ----------
@@ -191,6 +230,7 @@ def speedup_table(runs: pd.DataFrame, problems: Iterable[str] | None = ("sssp",)
         Problems to include; None includes all (the paper's Table 2 is SSSP alone).
     """
     wanted = None if problems is None else set(problems)
+    runs = only_baseline(runs, against)
     rows, notes = _compare(runs, lambda p: wanted is None or p in wanted)
     df = pd.DataFrame(rows, columns=SPEEDUP_COLUMNS)
     mine = runs if wanted is None else runs[runs["problem"].isin(wanted)]

@@ -336,3 +336,17 @@ def test_cell_medians_have_intervals_within_their_range(runs):
     assert (cells["median_ci_low"] <= cells["median_s"]).all()
     assert (cells["median_s"] <= cells["median_ci_high"]).all()
     assert (cells["median_ci_high"] <= cells["max_s"]).all()
+
+
+def test_speedup_table_is_against_the_named_baseline_only(runs):
+    ours = runs[(runs["problem"] == "sssp") & (runs["kind"] == "baseline")].copy()
+    gap = ours.assign(solver="baseline/gap", config="gap", seconds=ours["seconds"] / 4, delta=2)
+    both = pd.concat([runs, gap], ignore_index=True)
+    default = tables.speedup_table(both)
+    pd.testing.assert_frame_equal(default, tables.speedup_table(runs))  # GAP's rows ignored
+    vs_gap = tables.speedup_table(both, against="gap")
+    assert set(vs_gap["baseline"]) == {"gap"} and set(vs_gap["delta"]) == {2}
+    for (_, a), (_, b) in zip(default.iterrows(), vs_gap.iterrows(), strict=True):
+        assert b["speedup"] == pytest.approx(a["speedup"] / 4)
+        assert b["best_llp"] == a["best_llp"] and b["threads"] == a["threads"]
+    assert tables.speedup_table(runs, against="gap").empty  # a run without GAP's rows

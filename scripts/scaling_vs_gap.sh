@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Strong scaling with GAP side by side (issue 21), prepared for a 16-core machine, about 8 minutes:
+# SSSP on kron-2e16, graph500-s18-ef16, luxembourg-road and delaunay-n16 at 1,2,4,8,12,16 threads,
+# every LLP worklist, our Δ-stepping (family Δ) and GAP at its own fastest Δ per thread count.
+#   scripts/scaling_vs_gap.sh [--gap-bin DIR] [--threads LIST] [--quick] [--out DIR] [--doc FILE]
+# --gap-bin: a GAP build (git clone https://github.com/sbeamer/gapbs && make -C gapbs sssp converter),
+#   else $LLPBENCH_GAP_BIN; without one, GAP is skipped with a note (no network is assumed).
+# --quick: one source and one repetition (a check that the whole path runs, not a measurement).
+# The run is kept under results/reference/ (default results/reference/scaling-vs-gap) and its
+# table written to docs/ (default docs/scaling-vs-gap-<date>.md: link it from the README's
+# measurement reports, tests/test_readme.py wants every docs page linked). Needs llpbench importable.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+gap_bin="${LLPBENCH_GAP_BIN:-}"
+threads="1,2,4,8,12,16"
+graphs="kron-2e16,graph500-s18-ef16,luxembourg-road,delaunay-n16"
+sources=2 reps=3
+out="results/reference/scaling-vs-gap"
+doc="docs/scaling-vs-gap-$(date -u +%Y-%m-%d).md"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --gap-bin) gap_bin="$2"; shift 2 ;;
+    --threads) threads="$2"; shift 2 ;;
+    --graphs) graphs="$2"; shift 2 ;;
+    --quick) sources=1 reps=1; shift ;;
+    --out) out="$2"; shift 2 ;;
+    --doc) doc="$2"; shift 2 ;;
+    *) echo "error: unknown argument $1 (see the comment at the top of $0)" >&2; exit 2 ;;
+  esac
+done
+py="${PYTHON:-python3}"
+echo "cores: $(nproc); threads: $threads; graphs: $graphs; sources $sources, reps $reps"
+$py -c 'import numba, numpy, scipy; print("numba", numba.__version__, "numpy", numpy.__version__, "scipy", scipy.__version__)'
+baselines="delta-stepping"
+gap_args=()
+if [ -n "$gap_bin" ] && [ -x "$gap_bin/sssp" ] && [ -x "$gap_bin/converter" ]; then
+  baselines="gap,delta-stepping"
+  gap_args=(--gap-bin "$gap_bin")
+  echo "GAP build: $gap_bin"
+else
+  echo "note: no GAP build (${gap_bin:-none given}): GAP skipped; give --gap-bin DIR built with" \
+       "'make -C gapbs sssp converter' to run it side by side"
+fi
+start=$(date +%s)
+$py -m llpbench run --graph "$graphs" --threads "$threads" --baseline "$baselines" \
+  --sources "$sources" --reps "$reps" --out "$out" --no-progress ${gap_args[@]+"${gap_args[@]}"}
+echo "sweep: $(( $(date +%s) - start )) s"
+run="$out/latest"
+$py -m llpbench table speedup --results "$run"
+if [ "$baselines" != "delta-stepping" ]; then
+  $py -m llpbench table speedup --results "$run" --against gap
+fi
+$py scripts/scaling_table.py "$run" "$doc"
