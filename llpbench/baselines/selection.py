@@ -8,16 +8,15 @@ plain ``baseline`` is the default.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from functools import partial
 from types import ModuleType
+from typing import Any
 
 from llpbench.baselines import BaselineResult
 from llpbench.baselines.peers import PEERS, peers_for, require_peer, run_peer
 from llpbench.errors import UnknownNameError
-
-#: Own baselines that take SSSP's Δ (peers say so in their :class:`Peer` entry).
-TAKES_DELTA = ("delta-stepping",)
 
 
 def _peer_on_instance(name: str, problem: str, inst, threads: int, **params) -> BaselineResult:
@@ -54,6 +53,14 @@ def check_baseline(module: ModuleType, name: str) -> None:
         require_peer(name, module.NAME)
 
 
-def takes_delta(name: str) -> bool:
-    """True if baseline ``name`` runs with SSSP's tuned Δ."""
-    return name in TAKES_DELTA or (name in PEERS and PEERS[name].takes_delta)
+def baseline_params(module: ModuleType, name: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The part of an instance's tuned ``params`` that baseline ``name`` takes: the keywords
+    of the problem's own baseline, or what a peer's :class:`Peer` entry lists."""
+    if not params:
+        return {}
+    if name in PEERS:
+        takes = set(PEERS[name].takes)
+    else:
+        fn = baselines_of(module)[name]
+        takes = set(inspect.signature(fn).parameters)
+    return {k: v for k, v in params.items() if k in takes}

@@ -74,6 +74,9 @@ class Instance:
         Priority range of one bucket for the bucketed worklist (a Δ, in priority units).
     meta : dict
         Anything the answer, reference or report need (source vertex, graph name, ...).
+    params : dict
+        The tuned parameters it was made with (the problem's ``TUNED``); baselines that take
+        one get it from here.
     """
 
     problem: str
@@ -84,3 +87,4 @@ class Instance:
     init_work: np.ndarray
     bucket_width: int = 1
     meta: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)

@@ -33,6 +33,7 @@ from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import NullFormatter, NullLocator  # noqa: E402
 
 from llpbench.errors import LlpbenchError  # noqa: E402
+from llpbench.problems import PROBLEMS  # noqa: E402
 from llpbench.report import layout  # noqa: E402
 from llpbench.report.oversubscription import core_count, oversubscription_title  # noqa: E402
 from llpbench.report.stats import median_ci  # noqa: E402
@@ -245,7 +246,8 @@ def plot_worklists(
     graph : str, optional
         Default: the first graph of the run that has worklist rows.
     problem : str, optional
-        Default: ``sssp`` when the run has it, else the first problem with worklist rows.
+        Default: of the problems with worklist rows, the first in
+        :data:`llpbench.problems.PROBLEMS` (``sssp``, the paper's Figure 6, when the run has it).
 
     Returns
     -------
@@ -274,7 +276,7 @@ def worklist_figure(
     if rows.empty:
         raise NoDataError("no worklist-solver rows in the run: nothing to compare")
     problems = list(dict.fromkeys(rows["problem"]))
-    problem = problem or ("sssp" if "sssp" in problems else problems[0])
+    problem = problem or next(p for p in [*PROBLEMS, *problems] if p in problems)
     rows = rows[rows["problem"] == problem]
     graphs = list(dict.fromkeys(rows["graph"]))
     if not graphs:
