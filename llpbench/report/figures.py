@@ -18,7 +18,6 @@ from __future__ import annotations
 import math
 import os
 import re
-import tempfile
 from pathlib import Path
 
 import matplotlib
@@ -33,6 +32,7 @@ from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import NullFormatter, NullLocator  # noqa: E402
 
 from llpbench.errors import LlpbenchError  # noqa: E402
+from llpbench.io import atomic_path  # noqa: E402
 from llpbench.problems import PROBLEMS  # noqa: E402
 from llpbench.report import layout  # noqa: E402
 from llpbench.report.oversubscription import core_count, oversubscription_title  # noqa: E402
@@ -69,16 +69,8 @@ def save_figure(fig: Figure, run_dir: str | os.PathLike[str], stem: str) -> list
     written = []
     for fmt in FORMATS:
         target = folder / f"{stem}.{fmt}"
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
-        os.close(fd)
-        try:
-            with matplotlib.rc_context({"svg.hashsalt": "llpbench"}):  # stable SVG ids
-                fig.savefig(tmp, format=fmt, dpi=150, metadata=_metadata(fmt))
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        with atomic_path(target) as tmp, matplotlib.rc_context({"svg.hashsalt": "llpbench"}):
+            fig.savefig(tmp, format=fmt, dpi=150, metadata=_metadata(fmt))  # stable SVG ids
         written.append(target)
     return written
 
