@@ -9,14 +9,16 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from llpbench.graphs.graph import Graph
-from llpbench.llp.runtime import solve_llp
+from llpbench.llp.runtime import check_config, solve_llp
 from llpbench.problems import build_instance, problem_module
+from llpbench.problems.tuned import TunedParams
 
 if TYPE_CHECKING:
     from llpbench.graphs.registry import ReadOptions
@@ -44,6 +46,8 @@ class Solution:
     verified: bool | None
     mismatch: str | None = None
     meta: dict = field(default_factory=dict)
+    params: dict = field(default_factory=dict)
+    bucket_width: int | None = None
 
 
 def solve(
@@ -59,6 +63,8 @@ def solve(
     verify: bool = True,
     cache_dir: str | os.PathLike[str] | None = None,
     options: ReadOptions | None = None,
+    params: Mapping[str, Any] | None = None,
+    say: Callable[[str], None] | None = None,
 ) -> Solution:
     """Solve one instance with an LLP solver and check it against the reference.
 
@@ -78,6 +84,13 @@ def solve(
         Compare with the problem's independent reference answer.
     options : llpbench.graphs.registry.ReadOptions, optional
         How to read a graph *file* (directedness, index base, weights).
+    params : dict, optional
+        Values for the problem's tuned parameters (SSSP: ``{"delta": ...}``); the bucketed
+        worklist looks the others up as ``llpbench run`` does
+        (:mod:`llpbench.problems.tuned`: SSSP's Δ is its graph family's, tuned first if the
+        datasets cache has none).
+    say : callable, optional
+        Told one line before a parameter is tuned.
 
     Returns
     -------
@@ -93,7 +106,12 @@ def solve(
         from llpbench.graphs.registry import load_graph
 
         graph = load_graph(graph, cache_dir=cache_dir, options=options)
-    inst = build_instance(module, graph=graph, size=size, seed=seed, source=source)
+    given = dict(params or {})
+    if check_config(solver, worklist, threads) == "bucketed" and isinstance(graph, Graph):
+        given = TunedParams(cache_dir, say=say)(module, graph, given)
+    inst = build_instance(
+        module, graph=graph, size=size, seed=seed, source=source, params=given
+    )
     result = solve_llp(inst, solver, worklist, threads)
     answer = module.answer(inst, result.state)
     verified = mismatch = None
@@ -113,6 +131,8 @@ def solve(
         verified=verified,
         mismatch=mismatch,
         meta={k: v for k, v in inst.meta.items() if k != "graph"},
+        params=inst.params,
+        bucket_width=inst.bucket_width if result.worklist == "bucketed" else None,
     )
 
 

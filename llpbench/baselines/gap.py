@@ -20,7 +20,6 @@ refused.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import subprocess
@@ -32,6 +31,7 @@ import numpy as np
 
 from llpbench.errors import LlpbenchError
 from llpbench.graphs.graph import Graph
+from llpbench.io import publish, sha256_hex
 
 __all__ = [
     "GapError",
@@ -227,10 +227,8 @@ def check_same_graph(graph: Graph, nodes: int, edges: int, where: str) -> None:
 
 
 def _graph_digest(graph: Graph) -> str:
-    h = hashlib.sha256()
-    for a in (graph.indptr, graph.indices, graph.weights):
-        h.update(np.ascontiguousarray(a).view(np.uint8).data)
-    return h.hexdigest()[:12]
+    arrays = (graph.indptr, graph.indices, graph.weights)
+    return sha256_hex(*(np.ascontiguousarray(a).view(np.uint8).data for a in arrays))[:12]
 
 
 def export_for_gap(
@@ -274,5 +272,5 @@ def export_for_gap(
             if sizes is None:
                 raise GapError("GAP converter printed no 'Graph has ...' line")
             check_same_graph(graph, int(sizes.group(1)), int(sizes.group(2)), "GAP converter")
-            os.replace(wsg, target)
+            publish(wsg, target)
     return GapGraph(target, gap_vertex_count(graph), graph.m)

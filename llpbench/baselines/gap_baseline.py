@@ -80,8 +80,8 @@ def _exported(graph: Graph, gap_bin: Path) -> GapGraph:
 def _delta_for(graph: Graph, threads: int, gap_bin: Path) -> int:
     from rich.console import Console
 
-    from llpbench.baselines.delta.chooser import _exclusive
     from llpbench.baselines.gap_delta import CACHE_NAME, gap_delta
+    from llpbench.io import exclusive_beside
     from llpbench.paths import data_dir
 
     def say(family: str, reference: str, t: int) -> None:
@@ -91,7 +91,7 @@ def _delta_for(graph: Graph, threads: int, gap_bin: Path) -> int:
         )
 
     # shards of one sweep tune a family once: the others wait, then read the cache
-    with _exclusive(data_dir() / CACHE_NAME):
+    with exclusive_beside(data_dir() / CACHE_NAME):
         return gap_delta(graph, threads, gap_bin=gap_bin, on_tune=say).delta
 
 

@@ -239,7 +239,7 @@ def _read_cache(path: Path) -> dict[str, dict[str, Any]]:
 
 
 def _write_cache(path: Path, name: str, result: GapDelta) -> None:
-    from llpbench.bench.store import write_json_atomic
+    from llpbench.io import write_json_atomic
 
     entries = _read_cache(path)
     entries[name] = result.to_json()

@@ -70,12 +70,16 @@ def _bfs_levels(gb, mat, n: int, source: int):
     return levels, depth
 
 
+#: The problems this peer solves: shortest paths by weight (True) or by hops (False).
+WEIGHTED = {"sssp": True, "bfs": False}
+
+
 def run(problem: str, graph, source: int, threads: int = 1, **params) -> BaselineResult:
     """SuiteSparse:GraphBLAS Bellman-Ford (``sssp``) or BFS (``bfs``) from ``source``."""
     import graphblas as gb
 
     gb.ss.config["nthreads"] = int(threads)
-    weighted = problem == "sssp"
+    weighted = WEIGHTED[problem]
     mat = _matrix(gb, graph, weighted)
     solve = _bellman_ford if weighted else _bfs_levels
     t0 = time.perf_counter()

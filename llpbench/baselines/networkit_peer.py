@@ -33,12 +33,16 @@ def _nk_graph(nk, graph, weighted: bool):
     return _CACHE[0][2]
 
 
+#: The problems this peer solves: shortest paths by weight (True) or by hops (False).
+WEIGHTED = {"sssp": True, "bfs": False}
+
+
 def run(problem: str, graph, source: int, threads: int = 1, **params) -> BaselineResult:
     """NetworKit's Dijkstra (``sssp``) or BFS (``bfs``) from ``source``."""
     import networkit as nk
 
     nk.engineering.setNumberOfThreads(int(threads))
-    weighted = problem == "sssp"
+    weighted = WEIGHTED[problem]
     g = _nk_graph(nk, graph, weighted)
     if weighted:
         algo = nk.distance.Dijkstra(g, int(source), storePaths=False)

@@ -18,7 +18,7 @@ from numba import njit
 
 from llpbench.baselines import BaselineResult
 from llpbench.llp import sync
-from llpbench.llp.runtime import _compile, _run_threads
+from llpbench.llp.launch import launch_workers
 
 NAME = "parallel-scan"
 
@@ -54,9 +54,7 @@ def parallel_prefix_sums(values: np.ndarray, threads: int = 1) -> BaselineResult
     out = np.full(a.shape[0], 0, dtype=np.int64)
     sums = np.zeros(max(1, threads) * sync.PAD, dtype=np.int64)
     ctl = sync.new_control()
-    compile_s, _ = _compile(_scan_worker, (np.int64(0), np.int64(threads), a, out, sums, ctl))
-    per_thread = [(np.int64(t), np.int64(threads), a, out, sums, ctl) for t in range(threads)]
-    seconds = _run_threads(_scan_worker, per_thread, ctl)
+    seconds, compile_s = launch_workers(_scan_worker, threads, (a, out, sums, ctl), ctl)
     total = out[-1] if out.shape[0] else np.int64(0)
     return BaselineResult(
         answer=np.append(out, total),

@@ -36,7 +36,7 @@ class Peer:
     package: str  # the importable module the runner needs
     extra: str  # the llpbench extra that installs it
     runner: str  # "module:function"
-    takes_delta: bool = False  # SSSP runs pass the tuned Δ as ``delta=``
+    takes: tuple[str, ...] = ()  # tuned parameters it is passed (SSSP's Δ: ``("delta",)``)
 
     def load(self) -> Callable[..., BaselineResult]:
         module, _, func = self.runner.partition(":")

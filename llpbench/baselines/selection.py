@@ -9,26 +9,30 @@ last; they choose their own Δ (a Δ given to the sweep is passed on as given).
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from functools import partial
 from types import ModuleType
+from typing import Any
 
 from llpbench.baselines import BaselineResult
 from llpbench.baselines.peers import PEERS, peers_for, require_peer, run_peer
 from llpbench.errors import UnknownNameError
 
-#: Own baselines that take SSSP's Δ (peers say so in their :class:`Peer` entry).
-TAKES_DELTA = ("delta-stepping",)
-
 #: External programs run as baselines: name -> the problems they solve. Each tunes its own
-#: Δ (:func:`tunes_own_delta`) and is refused before any solve when its build is missing.
+#: parameters (it gets only those the sweep sets) and is refused before any solve when its
+#: build is missing.
 PROGRAMS = {"gap": ("sssp",)}
 
 
-def _program_on_instance(name: str, inst, threads: int, **params) -> BaselineResult:
+def _program(name: str) -> Callable[..., BaselineResult]:
     from llpbench.baselines import gap_baseline
 
-    return gap_baseline.run(inst, threads, **params)
+    return {"gap": gap_baseline.run}[name]
+
+
+def _program_on_instance(name: str, inst, threads: int, **params) -> BaselineResult:
+    return _program(name)(inst, threads, **params)
 
 
 def _peer_on_instance(name: str, problem: str, inst, threads: int, **params) -> BaselineResult:
@@ -74,11 +78,21 @@ def check_baseline(module: ModuleType, name: str) -> None:
         gap_build()
 
 
-def takes_delta(name: str) -> bool:
-    """True if baseline ``name`` runs with SSSP's tuned Δ."""
-    return name in TAKES_DELTA or (name in PEERS and PEERS[name].takes_delta)
-
-
-def tunes_own_delta(name: str) -> bool:
-    """True if baseline ``name`` picks its own Δ (it gets only a Δ given to the sweep)."""
-    return name in PROGRAMS
+def baseline_params(
+    module: ModuleType, name: str, params: dict[str, Any], given: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The part of an instance's tuned ``params`` that baseline ``name`` takes: the keywords
+    of the problem's own baseline, or what a peer's :class:`Peer` entry lists. An external
+    program tunes its own: it gets only the values the sweep set (``given``)."""
+    if name in PROGRAMS:
+        params = given or {}
+    if not params:
+        return {}
+    if name in PROGRAMS:
+        takes = set(inspect.signature(_program(name)).parameters)
+    elif name in PEERS:
+        takes = set(PEERS[name].takes)
+    else:
+        fn = baselines_of(module)[name]
+        takes = set(inspect.signature(fn).parameters)
+    return {k: v for k, v in params.items() if k in takes}

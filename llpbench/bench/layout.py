@@ -20,12 +20,13 @@ with a warning and ``--resume`` drops it and times that solve again.
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from llpbench.io import atomic_symlink
 
 RUNS = "runs.csv"
 META = "meta.json"
@@ -46,15 +47,7 @@ def is_run_dir(path: Path) -> bool:
 def point_latest(root: Path, run_dir: Path) -> None:
     """Make ``root/latest`` name ``run_dir``: a relative symlink, or a text file where
     symlinks are not allowed. Replaced atomically."""
-    link = root / LATEST
-    tmp = root / f".{LATEST}.{os.getpid()}"
-    with contextlib.suppress(FileNotFoundError):
-        tmp.unlink()
-    try:
-        os.symlink(run_dir.name, tmp)
-    except OSError:
-        tmp.write_text(run_dir.name + "\n")
-    os.replace(tmp, link)
+    atomic_symlink(run_dir.name, root / LATEST)
 
 
 def follow_latest(latest: Path) -> tuple[Path | None, str]:

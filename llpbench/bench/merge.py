@@ -28,8 +28,9 @@ from typing import Any
 
 from llpbench.bench.layout import META, RUNS, point_latest
 from llpbench.bench.schema import CELL_KEY
-from llpbench.bench.store import RunStore, write_json_atomic
+from llpbench.bench.store import RunStore
 from llpbench.errors import LlpbenchError
+from llpbench.io import write_json_atomic
 
 #: What must agree between the shards of one merge.
 SAME = ("plan_hash", "llpbench", "count", "assignment_hash")

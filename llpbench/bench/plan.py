@@ -15,13 +15,13 @@ same code, so their rows may be put into one results store.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from llpbench import __version__
 from llpbench.bench.spec import Config, Study, Sweep
+from llpbench.io import sha256_hex
 
 
 @dataclass(frozen=True, order=True)
@@ -77,7 +77,7 @@ def canonical_plan(sweep: Sweep, cells: list[CellId] | None = None) -> dict[str,
 def digest(data: Any) -> str:
     """SHA-256 of ``data`` as canonical JSON (sorted keys, no spaces)."""
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode()).hexdigest()
+    return sha256_hex(text)
 
 
 def plan_hash(sweep: Sweep, cells: list[CellId] | None = None) -> str:

@@ -25,12 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from llpbench.baselines.selection import (
-    baselines_of,
-    default_baseline,
-    takes_delta,
-    tunes_own_delta,
-)
+from llpbench.baselines.selection import baseline_params, baselines_of, default_baseline
 from llpbench.bench.machine import core_count
 from llpbench.bench.options import ORDERS
 from llpbench.bench.plan import CellId, instance_slots, runnable
@@ -44,6 +39,7 @@ from llpbench.llp import placement
 from llpbench.llp.counters import NAMES as COUNTER_NAMES
 from llpbench.llp.runtime import solve_llp
 from llpbench.problems import build_instance, problem_module
+from llpbench.problems.tuned import TunedParams, tuned_names
 
 
 @dataclass(frozen=True)
@@ -173,13 +169,13 @@ class Runner:
         store: RunStore | None,
         *,
         cache_dir: Path | None = None,
-        delta_for: Callable[[Graph, int, float | None], float | None] | None = None,
+        tuned: TunedParams | None = None,
         only: Collection[CellId] | None = None,
     ) -> None:
         self.sweep = sweep
         self.store = store
         self.cache_dir = cache_dir
-        self.delta_for = delta_for or (lambda graph, source, delta: delta)
+        self.tuned = tuned or TunedParams(cache_dir)
         self.only = only  # a shard's cells; None: every cell of the sweep
         self.cores = core_count()  # each row says how many threads this machine could run
         self._graphs: dict[str, Graph] = {}
@@ -214,21 +210,32 @@ class Runner:
             self._instances.clear()  # one instance alive at a time: instances can be large
             self._references.clear()
             graph = self.graph(cell.input_name) if cell.size < 0 else None
+            params = (self.tuned(module, graph, cell.study.given_params())
+                      if graph is not None and self._takes_tuned(cell.study, module) else None)
             self._instances[key] = build_instance(
                 module, graph=graph, size=cell.size if cell.size >= 0 else None,
                 seed=cell.seed, source=max(cell.source, 0), variant=cell.study.variant,
+                params=params,
             )
-            if (cell.study.problem == "sssp" and graph is not None
-                    and any(c.worklist == "bucketed" for c in cell.study.configs)):
-                # the bucketed worklist's bucket width is the Δ Δ-stepping gets
-                delta = self.delta_for(graph, cell.source, cell.study.delta)
-                if delta is not None:
-                    inst = self._instances[key]
-                    inst.bucket_width = module.bucket_width(graph, inst.arrays[6], delta)
         inst = self._instances[key]
         if self.sweep.verify and key not in self._references:
             self._references[key] = module.reference(inst)
         return inst, self._references.get(key)
+
+    @staticmethod
+    def _takes_tuned(study: Study, module: ModuleType) -> bool:
+        """Whether a configuration of ``study`` uses the problem's tuned parameters: the
+        bucketed worklist (its bucket width) or a baseline that takes them. Only then are
+        they looked up, since a missing one is tuned first, which takes a while."""
+        if not tuned_names(module):
+            return False
+        probe = dict.fromkeys(tuned_names(module))
+        return any(
+            c.worklist == "bucketed"
+            or (c.kind == "baseline"
+                and baseline_params(module, c.baseline or default_baseline(module), probe))
+            for c in study.configs
+        )
 
     def _solve(self, cell: Cell, module: ModuleType, inst) -> Outcome:
         # With pinning on, the calling thread (which runs every one-thread solve and
@@ -239,13 +246,7 @@ class Runner:
     def _solve_unpinned(self, cell: Cell, module: ModuleType, inst) -> Outcome:
         if cell.config.kind == "baseline":
             name = cell.config.baseline or default_baseline(module)
-            params = {}
-            if cell.study.problem == "sssp" and takes_delta(name):
-                params["delta"] = self.delta_for(
-                    inst.meta["graph"], cell.source, cell.study.delta
-                )
-            elif cell.study.problem == "sssp" and tunes_own_delta(name):
-                params["delta"] = cell.study.delta  # None: it picks its own
+            params = baseline_params(module, name, inst.params, cell.study.given_params())
             res = baselines_of(module)[name](inst, cell.threads, **params)
             counters = {name: int(res.counters.get(name, 0)) for name in COUNTER_NAMES}
             return Outcome(

@@ -19,7 +19,6 @@ from rich.progress import (
 )
 
 from llpbench import paths
-from llpbench.baselines.delta.chooser import DeltaChooser
 from llpbench.bench.layout import META
 from llpbench.bench.machine import finish_machine_info, machine_info
 from llpbench.bench.options import RunOptions
@@ -37,6 +36,7 @@ from llpbench.bench.store import (
 from llpbench.errors import LlpbenchError, SpecError
 from llpbench.llp import placement
 from llpbench.llp.runtime import SLOW_WORKLIST_ENV, slow_worklists
+from llpbench.problems.tuned import TunedParams
 
 
 @dataclass
@@ -166,8 +166,8 @@ def _execute(store: RunStore, meta: dict, sweep: Sweep, options: RunOptions,
              shard: Shard | None, console: Console) -> Session:
     """Run the pending solves; close the metadata whatever way that ends."""
     cache_dir = Path(options.cache_dir) if options.cache_dir else None
-    deltas = DeltaChooser(cache_dir, console=console)
-    runner = Runner(sweep, store, cache_dir=cache_dir, delta_for=deltas,
+    deltas = TunedParams(cache_dir, say=console.print)
+    runner = Runner(sweep, store, cache_dir=cache_dir, tuned=deltas,
                     only=shard.cells if shard is not None else None)
     summary = RunSummary()
     t0 = time.perf_counter()

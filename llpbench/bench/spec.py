@@ -171,6 +171,10 @@ class Study:
     # stable-marriage ``identical``, job-scheduling ``layered``, ...); None: the default.
     variant: str | None = None
 
+    def given_params(self) -> dict[str, Any]:
+        """The tuned parameters this study sets itself (they win over the problem's rule)."""
+        return {"delta": self.delta} if self.delta is not None else {}
+
     def read_options(self):
         """The :class:`~llpbench.graphs.registry.ReadOptions` of this study's graph files."""
         from llpbench.graphs.registry import ReadOptions

@@ -28,7 +28,6 @@ import json
 import os
 import shutil
 import socket
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -44,6 +43,7 @@ from llpbench.bench.layout import (
 )
 from llpbench.bench.schema import CELL_KEY, COLUMNS
 from llpbench.errors import LlpbenchError, SpecError
+from llpbench.io import write_json_atomic
 
 #: Test only: fail the append after this many rows of a session with ``ENOSPC``, after
 #: writing half of the row, as a full disk does (see :func:`disk_full_after`).
@@ -58,23 +58,6 @@ class StoreWriteError(LlpbenchError):
     """Writing a row or the metadata failed (a full disk, a quota, ...); earlier rows kept."""
 
     exit_code = 1
-
-
-def write_json_atomic(path: Path, data: Any) -> None:
-    """Write JSON to ``path`` through a temporary file and a rename."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
-    try:
-        with os.fdopen(fd, "w") as fh:
-            json.dump(data, fh, indent=2, sort_keys=True, default=str)
-            os.fchmod(fh.fileno(), 0o644)
-            fh.write("\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def resolve_latest(root: Path) -> Path | None:

@@ -60,6 +60,7 @@ def solve_command(
         verify=verify,
         cache_dir=cache_dir,
         options=read_options(directed, index_base, weights, compact, max_memory),
+        say=Console(stderr=True).print,
     )
     table = Table(title=f"{problem} with {solver}/{sol.worklist or '-'} on {threads} thread(s)")
     table.add_column("measure")
@@ -67,6 +68,8 @@ def solve_command(
     table.add_row("time", f"{sol.seconds * 1e3:.3f} ms")
     cache = " (from cache)" if sol.cache_hits else ""
     table.add_row("compile", f"{sol.compile_seconds:.3f} s{cache}")
+    if sol.bucket_width is not None:
+        table.add_row("bucket width", f"{sol.bucket_width:,}")
     for name, value in sol.counters.items():
         table.add_row(name, f"{value:,}")
     answer = sol.answer

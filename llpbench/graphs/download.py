@@ -48,6 +48,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from llpbench.errors import DownloadError
+from llpbench.io import atomic_path, file_sha256, write_json_atomic
 
 __all__ = ["DEFAULT_BASE_URL", "ENV_BASE_URL", "fetch_suitesparse"]
 
@@ -129,8 +130,8 @@ def fetch_suitesparse(
                 f"{url}: sha256 of the archive is {digest}, expected {expected}; "
                 f"{hint} if you trust it"
             )
-        extracted = _temp(cache_dir, f"{name}.mtx", temps)
-        mtx_size, mtx_digest = _extract(archive, member, extracted, url, hint)
+        with atomic_path(target) as extracted:
+            mtx_size, mtx_digest = _extract(archive, member, extracted, url, hint)
         record = {
             "url": url,
             "member": member,
@@ -140,13 +141,8 @@ def fetch_suitesparse(
             "mtx_sha256": mtx_digest,
             "fetched": datetime.now(UTC).isoformat(timespec="seconds"),
         }
-        record_tmp = _temp(cache_dir, record_path.name, temps)
-        record_tmp.write_text(json.dumps(record, indent=1) + "\n")
-        for tmp in (extracted, record_tmp):
-            os.chmod(tmp, 0o644)
-        os.replace(extracted, target)
-        try:
-            os.replace(record_tmp, record_path)
+        try:  # the record last: a target without its record is fetched again
+            write_json_atomic(record_path, record, indent=1, sort_keys=False)
         except OSError:
             target.unlink(missing_ok=True)
             raise
@@ -168,14 +164,6 @@ def _temp(directory: Path, name: str, temps: list[Path]) -> Path:
     return Path(tmp)
 
 
-def _file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while chunk := fh.read(_CHUNK):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def _cached(target: Path, record_path: Path, expected: str | None) -> bool:
     """Whether ``target`` is a complete earlier download (checked against its record)."""
     try:
@@ -184,7 +172,7 @@ def _cached(target: Path, record_path: Path, expected: str | None) -> bool:
             return False
         if expected is not None and record.get("archive_sha256") != expected:
             return False
-        return _file_sha256(target) == record.get("mtx_sha256")
+        return file_sha256(target) == record.get("mtx_sha256")
     except (OSError, ValueError):
         return False
 
@@ -292,7 +280,7 @@ def _download(url: str, dest: Path, progress: bool, hint: str) -> tuple[int, str
             raise DownloadError(
                 f"cannot download {url}: {why} (after {_ATTEMPTS} attempts); {hint}"
             )
-    return have, _file_sha256(dest)
+    return have, file_sha256(dest)
 
 
 def _unsafe(info: tarfile.TarInfo) -> str | None:

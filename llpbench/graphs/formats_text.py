@@ -20,9 +20,7 @@ import gzip
 import io
 import lzma
 import math
-import os
 import re
-import tempfile
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -32,18 +30,12 @@ from typing import BinaryIO
 import numpy as np
 
 from llpbench.errors import FormatError, NegativeWeightError
+from llpbench.io import atomic_file
 
 _EOL = re.compile(rb"\r\n?|\n")
 _INT = re.compile(rb"[+-]?[0-9]+\Z")
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-_FILE_MODE = 0o666 & ~_umask()
 
 # suffix -> (codec name, decompress, compress)
 _CODECS = {
@@ -309,22 +301,10 @@ def atomic_open(path: Path) -> Iterator[BinaryIO]:
     """
     path = Path(path)
     try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+        with atomic_file(path, "wb") as fh:
+            yield fh
     except OSError as exc:
         raise FormatError(path, None, f"cannot write: {exc.strerror or exc}") from exc
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, _FILE_MODE)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise FormatError(path, None, f"cannot write: {exc.strerror or exc}") from exc
-        raise
 
 
 def write_bytes_atomic(path: Path, payload: bytes) -> None:

@@ -30,13 +30,11 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import hashlib
 import importlib.util
 import inspect
 import json
 import os
 import re
-import tempfile
 import tomllib
 import warnings
 from dataclasses import dataclass, field
@@ -47,6 +45,7 @@ from typing import Any
 from llpbench import paths
 from llpbench.errors import LlpbenchError, ReadingWarning, SpecError, UnknownNameError
 from llpbench.graphs.graph import Graph
+from llpbench.io import file_sha256, sha256_hex, write_json_atomic
 
 DEFAULT_WEIGHTS = "uniform-int:1:255"
 CACHE_FORMAT = 2  # bump when the cached file's layout or the building steps here change
@@ -143,7 +142,7 @@ class GraphSpec:
             except OSError:
                 body["file"] = [str(path), None, None]
         text = json.dumps(body, sort_keys=True, default=str)
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        return sha256_hex(text)[:16]
 
 
 def _code_version(spec: GraphSpec) -> str:
@@ -160,7 +159,7 @@ def _module_digest(module: str) -> str:
     if found is None or not found.origin:
         return "-"
     try:
-        return hashlib.sha256(Path(found.origin).read_bytes()).hexdigest()[:12]
+        return file_sha256(found.origin)[:12]
     except OSError:
         return "-"
 
@@ -661,15 +660,7 @@ def _store(graph: Graph, spec: GraphSpec, cache: Path) -> None:
         meta.unlink(missing_ok=True)
         save_npz(graph, npz)
         body = {"name": spec.name, "key": spec.key(), "spec": dataclasses.asdict(spec)}
-        fd, tmp = tempfile.mkstemp(dir=cache, prefix=f".{spec.name}.", suffix=".tmp")
-        try:
-            os.chmod(tmp, 0o644)  # mkstemp makes it 0600; the npz beside it is world-readable
-            with os.fdopen(fd, "w") as fh:
-                json.dump(body, fh, indent=1, default=str)
-            os.replace(tmp, meta)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_json_atomic(meta, body, indent=1, sort_keys=False)
     except OSError as exc:
         warnings.warn(f"could not cache graph {spec.name!r} in {cache}: {exc}", stacklevel=2)
 

@@ -31,8 +31,9 @@ On the Python side a problem module provides:
 ``NAME``, ``INPUT``
     CLI name; ``"graph"`` (needs a graph and a source) or ``"size"`` (generated from a size
     and a seed; such problems may also accept a graph where it makes sense).
-``make(graph, size, seed, source) -> Instance``
-    The one constructor the runner calls (unused arguments are None).
+``make(graph, size, seed, source[, variant=...][, params=...]) -> Instance``
+    The one constructor the runner calls (unused arguments are None); ``variant=`` only if
+    the module declares ``VARIANTS``, ``params=`` only if it declares ``TUNED``.
 ``answer(instance, state) -> ndarray``
     The solver state in answer form (e.g. distances with ``inf`` for unreachable).
 ``reference(instance) -> ndarray``
@@ -41,13 +42,25 @@ On the Python side a problem module provides:
     None when the answers agree, else a one-line reason.
 ``baseline(instance, threads, **params) -> BaselineResult``
     The hand-tuned classical solution the paper compares LLP with.
+``BASELINES``
+    Name -> baseline, the default first.
+``VARIANTS`` (optional)
+    The input families ``make(..., variant=)`` draws from, the default first.
+``TUNED`` (optional)
+    Parameter name -> rule, tuned per graph (:mod:`llpbench.problems.tuned`).
+
+:class:`Problem` states this as a ``typing.Protocol`` (a module satisfies it structurally)
+and :func:`contract_breaches` checks a module against it, arities and keywords included:
+the docstring alone drifted before, so a test now checks every registered problem.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import inspect
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from types import ModuleType
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -74,6 +87,9 @@ class Instance:
         Priority range of one bucket for the bucketed worklist (a Δ, in priority units).
     meta : dict
         Anything the answer, reference or report need (source vertex, graph name, ...).
+    params : dict
+        The tuned parameters it was made with (the problem's ``TUNED``); baselines that take
+        one get it from here.
     """
 
     problem: str
@@ -84,3 +100,100 @@ class Instance:
     init_work: np.ndarray
     bucket_width: int = 1
     meta: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+#: The compiled kernels and the number of arguments each takes.
+KERNELS: dict[str, int] = {
+    "num_indices": 2,
+    "forbidden": 3,
+    "advance": 5,
+    "work": 5,
+    "priority": 3,
+    "stale": 4,
+}
+
+#: What ``INPUT`` may say.
+INPUTS = ("graph", "size")
+
+
+#: Every member of :class:`Problem`, named for the message that says which one is missing.
+MEMBERS = ("NAME", "INPUT", "BASELINES", *KERNELS, "make", "answer", "reference", "verify",
+           "baseline")
+
+
+@runtime_checkable
+class Problem(Protocol):
+    """What a problem module provides (see the module docstring); modules satisfy it.
+
+    ``VARIANTS`` and ``TUNED`` are optional and so not members; :func:`contract_breaches`
+    checks them where present.
+    """
+
+    NAME: str
+    INPUT: str
+    BASELINES: Mapping[str, Callable[..., Any]]
+
+    def num_indices(self, inst: tuple, state: np.ndarray) -> int: ...
+    def forbidden(self, inst: tuple, state: np.ndarray, j: int) -> bool: ...
+    def advance(self, inst: tuple, state: np.ndarray, j: int, out: np.ndarray,
+                ctr: np.ndarray) -> int: ...
+    def work(self, inst: tuple, state: np.ndarray, j: int, out: np.ndarray,
+             ctr: np.ndarray) -> int: ...
+    def priority(self, inst: tuple, state: np.ndarray, j: int) -> int: ...
+    def stale(self, inst: tuple, state: np.ndarray, j: int, key: int) -> bool: ...
+    def make(self, graph: Any, size: int | None, seed: int, source: int | None,
+             **options: Any) -> Instance: ...
+    def answer(self, inst: Instance, state: np.ndarray) -> np.ndarray: ...
+    def reference(self, inst: Instance) -> np.ndarray: ...
+    def verify(self, result: np.ndarray, expected: np.ndarray) -> str | None: ...
+    def baseline(self, inst: Instance, threads: int = 1, **params: Any) -> Any: ...
+
+
+def _python_function(obj: Any) -> Any:
+    """The Python function behind a numba dispatcher (or ``obj`` itself)."""
+    return getattr(obj, "py_func", obj)
+
+
+def _positional(fn: Any) -> int:
+    params = inspect.signature(_python_function(fn)).parameters.values()
+    return sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+
+
+def contract_breaches(module: ModuleType) -> list[str]:
+    """Where ``module`` departs from :class:`Problem`: one line each, empty when it keeps it."""
+    name = getattr(module, "__name__", repr(module))
+    missing = [m for m in MEMBERS if not hasattr(module, m)]
+    if missing:
+        return [f"{name}: lacks {', '.join(missing)}"]
+    out: list[str] = []
+    if not isinstance(module.NAME, str) or not module.NAME:
+        out.append(f"{name}: NAME is not a name")
+    if module.INPUT not in INPUTS:
+        out.append(f"{name}: INPUT {module.INPUT!r} is not one of {INPUTS}")
+    for kernel, arity in KERNELS.items():
+        fn = getattr(module, kernel)
+        if not hasattr(fn, "py_func"):
+            out.append(f"{name}.{kernel}: not a compiled (numba) kernel")
+        elif _positional(fn) != arity:
+            out.append(f"{name}.{kernel}: takes {_positional(fn)} arguments, not {arity}")
+    for fn, arity in ((module.make, 4), (module.answer, 2), (module.reference, 1),
+                      (module.verify, 2)):
+        if _positional(fn) < arity:
+            out.append(f"{name}.{fn.__name__}: takes fewer than {arity} arguments")
+    make = inspect.signature(module.make).parameters
+    for option, declared in (("variant", "VARIANTS"), ("params", "TUNED")):
+        if (option in make) != hasattr(module, declared):
+            out.append(f"{name}.make: takes {option}= only with {declared} declared")
+    variants = getattr(module, "VARIANTS", ("-",))
+    if not variants or not all(isinstance(v, str) for v in variants):
+        out.append(f"{name}.VARIANTS: not a non-empty tuple of names")
+    tuned = getattr(module, "TUNED", {})
+    if not isinstance(tuned, Mapping) or not all(callable(r) for r in tuned.values()):
+        out.append(f"{name}.TUNED: not a mapping of names to rules")
+    if not module.BASELINES or not all(callable(b) for b in module.BASELINES.values()):
+        out.append(f"{name}.BASELINES: not a non-empty mapping of names to baselines")
+    for label, fn in [("baseline", module.baseline), *module.BASELINES.items()]:
+        if _positional(fn) < 1:
+            out.append(f"{name}: baseline {label!r} does not take an instance")
+    return out

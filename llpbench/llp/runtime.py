@@ -18,18 +18,17 @@ a previous process compiled the same kernel.
 from __future__ import annotations
 
 import os
-import threading
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import typeof
 
 from llpbench.errors import SpecError, UnknownNameError
 from llpbench.llp import counters as C
 from llpbench.llp import placement, sync
 from llpbench.llp.compile import bind
 from llpbench.llp.contract import Instance
+from llpbench.llp.launch import compile_kernel, run_threads
 from llpbench.llp.worklists import WORKLISTS
 
 SOLVERS: dict[str, str] = {
@@ -79,60 +78,6 @@ def check_config(solver: str, worklist: str | None, threads: int) -> str | None:
     return None
 
 
-def _compile(dispatcher, args) -> tuple[float, int]:
-    """Compile (or load from cache) ``dispatcher`` for ``args``; return (seconds, cache hits)."""
-    sig = tuple(typeof(a) for a in args)
-    hits_before = sum(dispatcher.stats.cache_hits.values())
-    t0 = time.perf_counter()
-    dispatcher.compile(sig)
-    seconds = time.perf_counter() - t0
-    return seconds, sum(dispatcher.stats.cache_hits.values()) - hits_before
-
-
-def _run_threads(
-    target, per_thread_args: list[tuple], ctl: np.ndarray, ready: int = sync.READY,
-    go: int = sync.GO,
-) -> float:
-    """Start one OS thread per args tuple, release them together, return the wall time.
-
-    Workers count themselves in ``ctl[ready]`` and wait for ``ctl[go]`` (the LLP solvers'
-    start barrier; Δ-stepping passes its own slots).
-    """
-    if len(per_thread_args) == 1:  # one worker: run it here, no thread start or wake-up
-        with placement.pinned_here(0):
-            ctl[ready] = 1
-            ctl[go] = 1
-            t0 = time.perf_counter()
-            target(*per_thread_args[0])
-            return time.perf_counter() - t0
-    errors: list[BaseException] = []
-
-    def body(worker, *args):
-        try:
-            placement.pin_current_thread(worker)  # before the barrier: never timed
-            target(*args)
-        except BaseException as exc:  # surfaced in the caller
-            errors.append(exc)
-            ctl[go] = 1
-
-    threads = [
-        threading.Thread(target=body, args=(t, *a), daemon=True)
-        for t, a in enumerate(per_thread_args)
-    ]
-    for t in threads:
-        t.start()
-    while ctl[ready] < len(threads) and not errors:
-        time.sleep(0.0002)
-    t0 = time.perf_counter()
-    ctl[go] = 1
-    for t in threads:
-        t.join()
-    seconds = time.perf_counter() - t0
-    if errors:
-        raise errors[0]
-    return seconds
-
-
 def solve_llp(
     instance: Instance,
     solver: str = "worklist",
@@ -170,7 +115,7 @@ def solve_llp(
 
     def compiled(fn, args):
         nonlocal compile_s, hits
-        s, h = _compile(fn, args)
+        s, h = compile_kernel(fn, args)
         compile_s += s
         hits += h
 
@@ -194,7 +139,7 @@ def solve_llp(
         elif solver == "all-indices":
             compiled(module.worker, (0, threads, inst, state, ctl, rows[0], bufs[0]))
             args = [(t, threads, inst, state, ctl, rows[t], bufs[t]) for t in range(threads)]
-            seconds = _run_threads(module.worker, args, ctl)
+            seconds = run_threads(module.worker, args, ctl)
         else:
             wl, owner = _create_worklist(worklist, instance, threads)
             compiled(module.seed, (wl, inst, state, work, threads, ctl, rows[0]))
@@ -205,7 +150,7 @@ def solve_llp(
             _sleep(delay)
             seed_s = time.perf_counter() - t0
             args = [(t, inst, state, wl, ctl, rows[t], bufs[t]) for t in range(threads)]
-            seconds = _run_threads(module.worker, args, ctl) + seed_s
+            seconds = run_threads(module.worker, args, ctl) + seed_s
     finally:
         if owner is not None:
             owner.close()

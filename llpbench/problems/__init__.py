@@ -38,9 +38,11 @@ def build_instance(
     seed: int = 0,
     source: int = 0,
     variant: str | None = None,
+    params: dict | None = None,
 ) -> Instance:
     """The instance of ``module``'s problem for a graph (and source) or a size (and seed),
-    drawn from ``variant`` (one of ``module.VARIANTS``; None: the default).
+    drawn from ``variant`` (one of ``module.VARIANTS``; None: the default), with the tuned
+    ``params`` of :mod:`llpbench.problems.tuned` (only problems with ``TUNED`` take them).
 
     Raises
     ------
@@ -55,6 +57,9 @@ def build_instance(
         raise SpecError(f"problem {module.NAME!r} needs --size N (or a graph where it takes one)")
     if graph is not None and kind == "graph" and not 0 <= source < graph.n:
         raise SpecError(f"source {source} is not a vertex of {graph.name} (0..{graph.n - 1})")
+    options: dict = {}
     if variant is not None:
-        return module.make(graph, size, seed, source, variant=variant)
-    return module.make(graph, size, seed, source)
+        options["variant"] = variant
+    if params:
+        options["params"] = params
+    return module.make(graph, size, seed, source, **options)

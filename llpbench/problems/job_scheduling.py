@@ -50,10 +50,8 @@ in-degrees the LLP state starts with.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
-from numba import njit, typeof
+from numba import njit
 
 from llpbench.baselines import BaselineResult
 from llpbench.errors import SpecError
@@ -63,6 +61,7 @@ from llpbench.graphs.independent import checks_reading, dispute_of
 from llpbench.llp.atomics import atomic_cas, atomic_load
 from llpbench.llp.contract import Instance
 from llpbench.llp.counters import ADVANCES, RETRIES
+from llpbench.llp.launch import timed_call
 
 NAME = "job-scheduling"
 INPUT = "size"
@@ -335,12 +334,7 @@ def baseline(inst: Instance, threads: int = 1) -> BaselineResult:
     """Kahn's algorithm with the longest-path pass fused in (``threads`` is ignored), from the
     instance's in-degrees (as the LLP state is); compilation timed apart."""
     args = (inst.arrays[0], inst.arrays[1], inst.arrays[4], inst.meta["in_degrees"])
-    t0 = time.perf_counter()
-    longest_path_starts.compile(tuple(typeof(a) for a in args))
-    compile_s = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    start = longest_path_starts(*args)
-    seconds = time.perf_counter() - t0
+    start, seconds, compile_s = timed_call(longest_path_starts, *args)
     return BaselineResult(start, seconds, compile_s, "kahn-longest-path", {"threads": 1})
 
 

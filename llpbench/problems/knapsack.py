@@ -49,17 +49,17 @@ descending loop, runs scalar and about 4x slower).
 
 from __future__ import annotations
 
-import time
 from functools import partial
 
 import numpy as np
-from numba import njit, typeof
+from numba import njit
 
 from llpbench.baselines import BaselineResult
 from llpbench.errors import SpecError
 from llpbench.llp.atomics import atomic_fetch_add, atomic_load, atomic_store_release
 from llpbench.llp.contract import Instance
 from llpbench.llp.counters import ADVANCES
+from llpbench.llp.launch import timed_call
 
 NAME = "knapsack"
 INPUT = "size"
@@ -363,12 +363,7 @@ def baseline(inst: Instance, threads: int = 1, kernel: str = "dp-two-rows") -> B
     the vectorised two-row DP; compilation timed apart."""
     fn = DP_KERNELS[kernel]
     args = inst.arrays[:3]
-    t0 = time.perf_counter()
-    fn.compile(tuple(typeof(a) for a in args))
-    compile_s = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    best = fn(*args)
-    seconds = time.perf_counter() - t0
+    best, seconds, compile_s = timed_call(fn, *args)
     return BaselineResult(best, seconds, compile_s, kernel, {"threads": 1})
 
 

@@ -160,11 +160,16 @@ def instance(graph: Graph, source: int = 0, delta: float | None = None) -> Insta
     )
 
 
-def make(graph: Graph | None, size: int | None, seed: int, source: int) -> Instance:
-    """Runner entry point: the instance of ``graph`` from ``source``."""
+def make(
+    graph: Graph | None, size: int | None, seed: int, source: int, params: dict | None = None
+) -> Instance:
+    """Runner entry point: the instance of ``graph`` from ``source``; ``params["delta"]``
+    (looked up through :data:`TUNED`) sets the bucketed worklist's bucket width."""
     if graph is None:
         raise ValueError("sssp needs a graph")
-    return instance(graph, source)
+    inst = instance(graph, source, (params or {}).get("delta"))
+    inst.params = dict(params or {})
+    return inst
 
 
 def bucket_width(graph: Graph, scale, delta: float | None = None) -> int:
@@ -224,6 +229,16 @@ def verify(result: np.ndarray, expected: np.ndarray) -> str | None:
         return f"{bad.size} vertices differ, first {v}: got {result[v]}, expected {expected[v]}"
     return None
 
+
+def _family_delta(graph: Graph, **how) -> tuple[int | float, dict]:
+    from llpbench.baselines.delta.chooser import family_delta_for
+
+    return family_delta_for(graph, **how)
+
+
+#: Parameters tuned per graph (:mod:`llpbench.problems.tuned`): Δ, the graph family's, is the
+#: bucketed worklist's bucket width and the Δ-stepping baseline's Δ on every path.
+TUNED = {"delta": _family_delta}
 
 #: The baselines by name, the default first (``--baseline NAME`` picks another; the peers of
 #: :mod:`llpbench.baselines.peers` that solve SSSP follow them).

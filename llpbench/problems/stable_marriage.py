@@ -68,10 +68,8 @@ Parallel McVitie-Wilson ("The stable marriage problem", CACM 1971)
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
-from numba import njit, typeof
+from numba import njit
 
 from llpbench.baselines import BaselineResult
 from llpbench.errors import SpecError
@@ -79,7 +77,7 @@ from llpbench.llp import sync
 from llpbench.llp.atomics import atomic_load, atomic_min, atomic_store_release
 from llpbench.llp.contract import Instance
 from llpbench.llp.counters import ADVANCES
-from llpbench.llp.runtime import _compile, _run_threads
+from llpbench.llp.launch import launch_workers, timed_call
 
 NAME = "stable-marriage"
 INPUT = "size"
@@ -328,22 +326,14 @@ def parallel_mcvitie_wilson(inst: Instance, threads: int = 1) -> BaselineResult:
     best = np.full(n, NO_PROPOSAL, dtype=np.int64)
     ctl = sync.new_control()
     args = (men_pref, women_rank, nxt, best, ctl)
-    compile_s, _ = _compile(_mcvitie_wilson_worker, (np.int64(0), np.int64(threads), *args))
-    per_thread = [(np.int64(t), np.int64(threads), *args) for t in range(threads)]
-    seconds = _run_threads(_mcvitie_wilson_worker, per_thread, ctl)
+    seconds, compile_s = launch_workers(_mcvitie_wilson_worker, threads, args, ctl)
     wife = men_pref[np.arange(n), nxt].astype(np.int64)
     return BaselineResult(wife, seconds, compile_s, "parallel-gale-shapley", {"threads": threads})
 
 
 def gale_shapley_baseline(inst: Instance, threads: int = 1) -> BaselineResult:
     """Sequential Gale-Shapley (``threads`` is ignored), compilation timed apart."""
-    args = inst.arrays
-    t0 = time.perf_counter()
-    gale_shapley.compile(tuple(typeof(a) for a in args))
-    compile_s = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    wife = gale_shapley(*args)
-    seconds = time.perf_counter() - t0
+    wife, seconds, compile_s = timed_call(gale_shapley, *inst.arrays)
     return BaselineResult(wife, seconds, compile_s, "gale-shapley", {"threads": 1})
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import math
 import os
 import re
-import tempfile
 from pathlib import Path
 
 import matplotlib
@@ -33,6 +32,8 @@ from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import NullFormatter, NullLocator  # noqa: E402
 
 from llpbench.errors import LlpbenchError  # noqa: E402
+from llpbench.io import atomic_path  # noqa: E402
+from llpbench.problems import PROBLEMS  # noqa: E402
 from llpbench.report import layout  # noqa: E402
 from llpbench.report.oversubscription import core_count, oversubscription_title  # noqa: E402
 from llpbench.report.stats import median_ci  # noqa: E402
@@ -68,16 +69,8 @@ def save_figure(fig: Figure, run_dir: str | os.PathLike[str], stem: str) -> list
     written = []
     for fmt in FORMATS:
         target = folder / f"{stem}.{fmt}"
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
-        os.close(fd)
-        try:
-            with matplotlib.rc_context({"svg.hashsalt": "llpbench"}):  # stable SVG ids
-                fig.savefig(tmp, format=fmt, dpi=150, metadata=_metadata(fmt))
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        with atomic_path(target) as tmp, matplotlib.rc_context({"svg.hashsalt": "llpbench"}):
+            fig.savefig(tmp, format=fmt, dpi=150, metadata=_metadata(fmt))  # stable SVG ids
         written.append(target)
     return written
 
@@ -245,7 +238,8 @@ def plot_worklists(
     graph : str, optional
         Default: the first graph of the run that has worklist rows.
     problem : str, optional
-        Default: ``sssp`` when the run has it, else the first problem with worklist rows.
+        Default: of the problems with worklist rows, the first in
+        :data:`llpbench.problems.PROBLEMS` (``sssp``, the paper's Figure 6, when the run has it).
 
     Returns
     -------
@@ -274,7 +268,7 @@ def worklist_figure(
     if rows.empty:
         raise NoDataError("no worklist-solver rows in the run: nothing to compare")
     problems = list(dict.fromkeys(rows["problem"]))
-    problem = problem or ("sssp" if "sssp" in problems else problems[0])
+    problem = problem or next(p for p in [*PROBLEMS, *problems] if p in problems)
     rows = rows[rows["problem"] == problem]
     graphs = list(dict.fromkeys(rows["graph"]))
     if not graphs:

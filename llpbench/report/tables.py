@@ -27,13 +27,13 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from llpbench.io import write_text_atomic
 from llpbench.report.instability import instability_note
 from llpbench.report.oversubscription import mark_oversubscribed
 from llpbench.report.stats import median_ci, ratio_ci
@@ -565,18 +565,9 @@ def to_markdown(df: pd.DataFrame, title: str | None = None) -> str:
 
 
 def atomic_write_text(path: Path, text: str) -> Path:
-    """Write ``text`` to ``path`` through a temporary file, so no half-written file is left."""
+    """Write ``text`` to ``path`` (its folder made first), so no half-written file is left."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    return write_text_atomic(path, text)
 
 
 def write_table(

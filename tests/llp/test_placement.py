@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from llpbench.llp import placement, sync
-from llpbench.llp.runtime import _run_threads
+from llpbench.llp.launch import run_threads
 
 
 def _recording_worker(seen: dict, lock: threading.Lock):
@@ -33,7 +33,7 @@ def test_pinned_workers_each_run_on_one_cpu_round_robin(threads):
     ctl = sync.new_control()
     worker = _recording_worker(seen, threading.Lock())
     with placement.pinning(True):
-        _run_threads(worker, [(t, ctl) for t in range(threads)], ctl)
+        run_threads(worker, [(t, ctl) for t in range(threads)], ctl)
         report = placement.report()
     assert seen == {t: {cpus[t % len(cpus)]} for t in range(threads)}
     assert os.sched_getaffinity(0) == before  # the caller was not pinned
@@ -44,7 +44,7 @@ def test_pinned_workers_each_run_on_one_cpu_round_robin(threads):
 def test_unpinned_workers_keep_the_whole_affinity_set():
     seen: dict[int, set[int]] = {}
     ctl = sync.new_control()
-    _run_threads(_recording_worker(seen, threading.Lock()), [(t, ctl) for t in range(2)], ctl)
+    run_threads(_recording_worker(seen, threading.Lock()), [(t, ctl) for t in range(2)], ctl)
     assert all(s == os.sched_getaffinity(0) for s in seen.values())
     assert placement.report()["requested"] is False
 
@@ -54,7 +54,7 @@ def test_a_one_worker_solve_pins_the_caller_only_for_its_duration():
     seen: dict[int, set[int]] = {}
     ctl = sync.new_control()
     with placement.pinning(True):
-        _run_threads(_recording_worker(seen, threading.Lock()), [(0, ctl)], ctl)
+        run_threads(_recording_worker(seen, threading.Lock()), [(0, ctl)], ctl)
     assert seen[0] == {sorted(before)[0]}
     assert os.sched_getaffinity(0) == before
 

@@ -26,7 +26,6 @@ another). Here the choice depends on nothing but the family:
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
@@ -43,6 +42,7 @@ import numpy as np
 from llpbench.errors import FormatError, SpecError
 from llpbench.graphs.graph import Graph
 from llpbench.graphs.sources import pick_sources
+from llpbench.io import sha256_hex, write_json_atomic
 
 __all__ = [
     "DeltaRule",
@@ -78,7 +78,7 @@ class DeltaRule:
         """A short hash of everything that decides Δ (not of the family table)."""
         d = asdict(self)
         d.pop("families")
-        return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:12]
+        return sha256_hex(json.dumps(d, sort_keys=True))[:12]
 
     def grid(self, graph: Graph) -> list[int | float]:
         return delta_grid(graph, range(self.k_min, self.k_max + 1))
@@ -364,7 +364,6 @@ def read_cache(path: Path) -> dict[str, dict[str, Any]]:
 
 def write_cache(path: Path, result: FamilyDelta) -> None:
     """Record ``result`` under its family, keeping the other entries (atomic replace)."""
-    from llpbench.bench.store import write_json_atomic
 
     entries = read_cache(path)
     entries[result.family] = result.to_json()

@@ -52,7 +52,7 @@ from llpbench.llp.atomics import (
     atomic_store,
     cpu_yield,
 )
-from llpbench.llp.runtime import _compile, _run_threads
+from llpbench.llp.launch import compile_kernel, launch_workers
 
 __all__ = ["delta_stepping", "default_delta", "resolve_delta", "MAX_THREADS", "NAME"]
 
@@ -762,7 +762,7 @@ def delta_stepping(
     if threads == 1:
         ring = _ring_size(graph, delta_used, MAX_RING_SERIAL)
         args = (indptr, indices, weights, dist, np.int64(source), kdelta, np.int64(ring), ctr)
-        compile_s, _ = _compile(_solve_serial, args)
+        compile_s, _ = compile_kernel(_solve_serial, args)
         c0, t0 = time.thread_time(), time.perf_counter()
         _solve_serial(*args)
         seconds = time.perf_counter() - t0
@@ -778,9 +778,7 @@ def delta_stepping(
         sh[SH_BIN + _PAD] = int(NO_BIN)
         sh[SH_SIZE] = 1
         common = (indptr, indices, weights, dist, kdelta, np.int64(ring), frontier, mark, sh, ctr)
-        compile_s, _ = _compile(_worker, (np.int64(0), np.int64(threads)) + common)
-        per_thread = [(np.int64(t), np.int64(threads)) + common for t in range(threads)]
-        seconds = _run_threads(_worker, per_thread, sh, SH_READY, SH_GO)
+        seconds, compile_s = launch_workers(_worker, threads, common, sh, SH_READY, SH_GO)
         cpu_seconds = None
 
     answer = dist.astype(np.float64)

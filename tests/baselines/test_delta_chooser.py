@@ -1,19 +1,11 @@
-"""Δ for the Δ-stepping baseline in a sweep: a given Δ wins, and shards tune a family once."""
+"""The Δ a run uses for a graph: shards tune a family once."""
 
 from __future__ import annotations
 
 import threading
 import time
 
-from llpbench.baselines.delta.chooser import DeltaChooser, _exclusive
-from llpbench.graphs.registry import load_graph
-
-
-def test_a_given_delta_wins_and_is_recorded(tmp_path):
-    chooser = DeltaChooser(tmp_path / "data")
-    kron = load_graph("tiny-kron", cache_dir=tmp_path / "data")
-    assert chooser(kron, 0, 7.0) == 7.0
-    assert chooser.used["tiny-kron"] == {"delta": 7.0, "from": "given"}
+from llpbench.io import exclusive_beside
 
 
 def test_the_cache_lock_lets_one_holder_in_at_a_time(tmp_path):
@@ -23,7 +15,7 @@ def test_the_cache_lock_lets_one_holder_in_at_a_time(tmp_path):
     first_in = threading.Event()
 
     def holder(name: str, hold: float) -> None:
-        with _exclusive(path):
+        with exclusive_beside(path):
             events.append(f"{name} in")
             first_in.set()
             time.sleep(hold)  # long enough for the second to be waiting at the lock

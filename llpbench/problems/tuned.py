@@ -1,0 +1,89 @@
+"""Parameters a problem takes tuned per graph, looked up the same way on every path.
+
+A problem module may declare ``TUNED``: parameter name -> rule. A rule is called as
+``rule(graph, cache_dir=..., say=...)`` and returns ``(value, record)``: the value, and what
+a run's ``meta.json`` keeps about where it came from. SSSP declares ``{"delta": ...}``: its
+Δ is the bucketed worklist's bucket width and the Δ-stepping baseline's Δ, chosen per graph
+family (:mod:`llpbench.baselines.delta`).
+
+The runner (``llpbench run``) and :func:`llpbench.solve` both ask a :class:`TunedParams` and
+hand the answer to the problem's ``make(..., params=...)``; neither names a problem, and a
+problem's parameters are chosen one way whichever path solves it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from types import ModuleType
+from typing import Any
+
+from llpbench.errors import SpecError
+from llpbench.graphs.graph import Graph
+
+__all__ = ["Rule", "TunedParams", "tuned_names"]
+
+#: ``rule(graph, *, cache_dir, say) -> (value, record)``
+Rule = Callable[..., tuple[Any, dict[str, Any]]]
+
+
+def tuned_names(module: ModuleType) -> tuple[str, ...]:
+    """The names of the parameters ``module``'s problem takes tuned (none for most)."""
+    return tuple(getattr(module, "TUNED", None) or ())
+
+
+class TunedParams:
+    """The tuned parameters of one run: each looked up (or tuned) once per graph.
+
+    Parameters
+    ----------
+    cache_dir : path, optional
+        The datasets cache, where rules keep what they tuned.
+    say : callable, optional
+        Told one line before a rule starts a measurement (tuning takes a while).
+
+    Attributes
+    ----------
+    used : dict
+        Graph name -> ``{name: value, ...}`` and where each came from (``"from": "given"``
+        for a value the sweep set, else the rule's record): what ``meta.json`` keeps.
+    """
+
+    def __init__(
+        self, cache_dir: Any = None, say: Callable[[str], None] | None = None
+    ) -> None:
+        self.cache_dir = cache_dir
+        self.say = say
+        self.used: dict[str, dict[str, Any]] = {}
+        self._memo: dict[tuple[str, str], Any] = {}
+
+    def __call__(
+        self, module: ModuleType, graph: Graph, given: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The parameters of ``module``'s problem on ``graph``: ``given`` values win.
+
+        Raises
+        ------
+        SpecError
+            If ``given`` names a parameter the problem does not take.
+        """
+        rules: dict[str, Rule] = dict(getattr(module, "TUNED", None) or {})
+        given = {k: v for k, v in (given or {}).items() if v is not None}
+        unknown = sorted(set(given) - set(rules))
+        if unknown:
+            takes = ", ".join(rules) or "none"
+            raise SpecError(f"problem {module.NAME!r} takes no parameter {unknown[0]!r} "
+                            f"(tuned parameters: {takes})")
+        out: dict[str, Any] = {}
+        for name, rule in rules.items():
+            record = self.used.setdefault(graph.name, {})
+            if name in given:
+                out[name] = given[name]
+                record.update({name: given[name], "from": "given"})
+                continue
+            key = (graph.name, name)
+            if key not in self._memo:
+                value, why = rule(graph, cache_dir=self.cache_dir, say=self.say)
+                self._memo[key] = value
+                record.update({name: value, **why})
+            out[name] = self._memo[key]
+        return out

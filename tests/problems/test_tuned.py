@@ -1,0 +1,69 @@
+"""Problems bring their own tuned parameters: looked up one way, a given value wins."""
+
+from __future__ import annotations
+
+import pytest
+
+from llpbench.baselines.delta import family as dfam
+from llpbench.errors import SpecError
+from llpbench.graphs.registry import load_graph
+from llpbench.problems import build_instance, problem_module
+from llpbench.problems.tuned import TunedParams, tuned_names
+
+
+def seed_family_delta(cache_dir, graph, delta) -> None:
+    """Put ``delta`` in the Δ cache as the family Δ of ``graph`` (a valid entry: no tuning)."""
+    rule = dfam.load_rule()
+    ref = dfam.reference_for(graph, rule)
+    family = graph.family if ref else f"{graph.family}:{graph.name}"
+    entry = dfam.FamilyDelta(
+        family=family, reference=ref or graph.name, delta=delta, tied=[delta], prior=1.0,
+        grid=[], sources=[0], key=dfam.cache_key(rule, ref or graph.name),
+    )
+    dfam.write_cache(dfam.cache_path(cache_dir), entry)
+
+
+def test_sssp_declares_delta_and_the_others_declare_nothing():
+    assert tuned_names(problem_module("sssp")) == ("delta",)
+    assert tuned_names(problem_module("bfs")) == ()
+    assert tuned_names(problem_module("knapsack")) == ()
+
+
+def test_a_given_value_wins_and_is_recorded(tmp_path):
+    tuned = TunedParams(tmp_path)
+    kron = load_graph("tiny-kron", cache_dir=tmp_path)
+    assert tuned(problem_module("sssp"), kron, {"delta": 7.0}) == {"delta": 7.0}
+    assert tuned.used["tiny-kron"] == {"delta": 7.0, "from": "given"}
+    assert not dfam.cache_path(tmp_path).exists()  # nothing was tuned
+
+
+def test_the_family_delta_is_looked_up_once_and_recorded(tmp_path):
+    kron = load_graph("tiny-kron", cache_dir=tmp_path)
+    seed_family_delta(tmp_path, kron, 12)
+    tuned = TunedParams(tmp_path)
+    assert tuned(problem_module("sssp"), kron) == {"delta": 12}
+    dfam.cache_path(tmp_path).unlink()  # a second look-up must not read the cache again
+    assert tuned(problem_module("sssp"), kron) == {"delta": 12}
+    assert tuned.used["tiny-kron"]["delta"] == 12
+    assert tuned.used["tiny-kron"]["family"] == "kronecker"
+
+
+def test_a_parameter_the_problem_does_not_take_is_refused(tmp_path):
+    kron = load_graph("tiny-kron", cache_dir=tmp_path)
+    with pytest.raises(SpecError, match="takes no parameter 'delta'"):
+        TunedParams(tmp_path)(problem_module("bfs"), kron, {"delta": 3})
+    with pytest.raises(SpecError, match="'width'"):
+        TunedParams(tmp_path)(problem_module("sssp"), kron, {"width": 3})
+
+
+def test_the_tuned_delta_is_the_bucket_width_and_the_baselines_delta(tmp_path):
+    from llpbench.baselines.selection import baseline_params
+
+    sssp = problem_module("sssp")
+    kron = load_graph("tiny-kron", cache_dir=tmp_path)
+    inst = build_instance(sssp, graph=kron, params={"delta": 5})
+    assert inst.bucket_width == 5 and inst.params == {"delta": 5}
+    assert baseline_params(sssp, "delta-stepping", inst.params) == {"delta": 5}
+    res = sssp.BASELINES["delta-stepping"](inst, 1, **baseline_params(sssp, "delta-stepping",
+                                                                      inst.params))
+    assert res.params["delta"] == 5
