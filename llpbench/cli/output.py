@@ -51,7 +51,7 @@ def print_summary(run_dir: Path, console: Console) -> str:
 
     runs = load_runs(run_dir)
     builds = [(speedup_table, "Summary: fastest LLP configuration vs tuned Δ-stepping")]
-    for name in _other_sssp_baselines(runs):  # e.g. --baseline gap,delta-stepping: both
+    for name in _other_baselines(runs):  # e.g. --baseline gap,delta-stepping: both
         builds.append((lambda r, n=name: speedup_table(r, against=n),
                        f"Summary: fastest LLP configuration vs {name}"))
     builds.append(
@@ -67,10 +67,18 @@ def print_summary(run_dir: Path, console: Console) -> str:
     return f"{len(flagged)} of {cells} cells unstable"
 
 
-def _other_sssp_baselines(runs) -> list[str]:
-    """The SSSP baselines a run named (``baseline/NAME``) other than Δ-stepping."""
+def _other_baselines(runs) -> list[str]:
+    """The baselines a run named (``baseline/NAME``) beside the default of a problem whose
+    tables compare with its default (SSSP: e.g. GAP beside Δ-stepping)."""
+    from llpbench.baselines.selection import default_baseline
+    from llpbench.problems import compared_with_default, problem_module
+
     if runs.empty or "solver" not in runs:
         return []
-    named = runs.loc[runs["problem"] == "sssp", "solver"].astype(str)
-    names = {s.split("/", 1)[1] for s in named if s.startswith("baseline/")}
-    return sorted(names - {"delta-stepping"})
+    names: set[str] = set()
+    for problem, rows in runs.groupby("problem"):
+        if compared_with_default(str(problem)):
+            named = {s.split("/", 1)[1] for s in rows["solver"].astype(str)
+                     if s.startswith("baseline/")}
+            names |= named - {default_baseline(problem_module(str(problem)))}
+    return sorted(names)

@@ -30,6 +30,12 @@ def problem_module(name: str) -> ModuleType:
     return importlib.import_module(PROBLEMS[name])
 
 
+def compared_with_default(name: str) -> bool:
+    """Whether tables compare problem ``name``'s LLP rows with its default baseline only
+    (``COMPARED_WITH_DEFAULT``), rather than with its fastest baseline."""
+    return name in PROBLEMS and bool(getattr(problem_module(name), "COMPARED_WITH_DEFAULT", False))
+
+
 def build_instance(
     module: ModuleType,
     *,

@@ -243,3 +243,7 @@ TUNED = {"delta": _family_delta}
 #: The baselines by name, the default first (``--baseline NAME`` picks another; the peers of
 #: :mod:`llpbench.baselines.peers` that solve SSSP follow them).
 BASELINES = {"delta-stepping": baseline}
+
+#: Tables compare LLP with the default baseline (the paper's Table 2: tuned Δ-stepping), not
+#: with whichever baseline or peer happened to be fastest; others are named (``--against``).
+COMPARED_WITH_DEFAULT = True

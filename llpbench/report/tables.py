@@ -167,15 +167,16 @@ def is_baseline(rows: pd.DataFrame, name: str, default: str | None) -> pd.Series
 
 def only_baseline(runs: pd.DataFrame, against: str | None) -> pd.DataFrame:
     """``runs`` with every baseline row that is not baseline ``against`` left out; LLP rows
-    are kept. ``against`` None keeps SSSP's own default (Δ-stepping, not a peer that
-    happened to be faster) and, for the other problems, every baseline (their fastest)."""
-    from llpbench.problems import PROBLEMS
+    are kept. ``against`` None keeps the default of a problem compared with its default
+    (SSSP: Δ-stepping, not a peer that happened to be faster) and, for the other problems,
+    every baseline (their fastest)."""
+    from llpbench.problems import PROBLEMS, compared_with_default
 
     if runs.empty:
         return runs
     keep = runs["kind"] != "baseline"
     for problem in runs["problem"].unique():
-        if problem not in PROBLEMS or (against is None and problem != "sssp"):
+        if problem not in PROBLEMS or (against is None and not compared_with_default(problem)):
             keep |= runs["problem"] == problem  # left as it is
             continue
         from llpbench.baselines.selection import default_baseline
