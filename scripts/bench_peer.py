@@ -45,6 +45,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from llpbench.baselines.arc_sweep import arc_sweep
 from llpbench.baselines.delta.family import family_delta
 from llpbench.baselines.delta.stepping import delta_stepping
 from llpbench.baselines.gap import GapError, check_same_graph, export_for_gap, find_gap, run_gap
@@ -58,6 +59,7 @@ from llpbench.problems import sssp
 GRAPHS = "kron-2e16,graph500-s18-ef16,luxembourg-road"
 DS = "delta-stepping"
 DS_AT_GAP = "delta-stepping at GAP's best Δ"
+FLOOR = "floor/arc-sweep"
 
 
 def _med(values: list[float]) -> float:
@@ -176,6 +178,9 @@ def bench_graph(name: str, args, threads: list[int], peer_bin: Path | None, cons
                         record(best, t, s, rnd,
                                peer.run(s, t, args.trials, best_delta[t], reached[s]))
                         bar.advance(task)
+                    if t == threads[0]:  # the floor: one thread, once per round and source
+                        record(FLOOR, 1, s, rnd, [arc_sweep(graph).seconds
+                                                  for _ in range(args.trials)])
                     order = configs + ([DS_AT_GAP] if t in best_delta else [])
                     for c in order if rnd % 2 == 0 else order[::-1]:
                         record(c, t, s, rnd, [ours(c, t, s) for _ in range(args.trials)])
@@ -184,6 +189,8 @@ def bench_graph(name: str, args, threads: list[int], peer_bin: Path | None, cons
     def median_of(config: str, t: int, stat=_med) -> float:
         return _med([stat(times[(config, t, s)]) for s in sources])
 
+    floor = median_of(FLOOR, 1)
+    console.print(f"one-pass floor (arc sweep, 1 thread): {floor * 1e3:.3f} ms")
     rows = []
     for t in threads:
         rt = t if (peer or t == 1) else 1
@@ -191,22 +198,25 @@ def bench_graph(name: str, args, threads: list[int], peer_bin: Path | None, cons
         for c in configs:
             mine = median_of(c, t)
             row = dict(graph=name, config=c, threads=t, delta=delta, ours_ms=mine * 1e3,
+                       peer_x_floor=ref / floor,
                        peer=base if rt == t else f"{base} (1 thread)", peer_ms=ref * 1e3,
                        ratio=mine / ref, ratio_of_fastest=median_of(c, t, min) / ref_min,
-                       load=os.getloadavg()[0])
+                       load=os.getloadavg()[0], floor_ms=floor * 1e3, x_floor=mine / floor)
             if t in best_delta:
                 b = median_of(best, t)
                 row.update(gap_best_delta=best_delta[t], gap_best_ms=b * 1e3,
-                           ratio_to_gap_best=mine / b)
+                           ratio_to_gap_best=mine / b, gap_best_x_floor=b / floor)
             rows.append(row)
         if t in best_delta:
             mine, b = median_of(DS_AT_GAP, t), median_of(best, t)
             rows.append(dict(
                 graph=name, config=f"{DS} at GAP's Δ", threads=t, delta=best_delta[t],
                 ours_ms=mine * 1e3, peer="GAP", peer_ms=b * 1e3, ratio=mine / b,
+                peer_x_floor=b / floor,
                 ratio_of_fastest=median_of(DS_AT_GAP, t, min) / median_of(best, t, min),
                 load=os.getloadavg()[0], gap_best_delta=best_delta[t], gap_best_ms=b * 1e3,
-                ratio_to_gap_best=mine / b,
+                ratio_to_gap_best=mine / b, floor_ms=floor * 1e3, x_floor=mine / floor,
+                gap_best_x_floor=b / floor,
             ))
     return rows
 
@@ -226,7 +236,7 @@ def print_table(rows: list[dict], console: Console) -> None:
     table = Table(title="ours / peer: median times, same graph, sources and Δ",
                   title_justify="left")
     for col in ("graph", "Δ", "threads", "configuration", "ours ms", "peer", "peer ms",
-                "ours/peer", "fastest/fastest"):
+                "ours/peer", "fastest/fastest", "ours x floor", "peer x floor"):
         table.add_column(col, justify="left" if col in ("graph", "configuration", "peer")
                          else "right")
     if has_best:
@@ -235,7 +245,8 @@ def print_table(rows: list[dict], console: Console) -> None:
     for r in rows:
         cells = [r["graph"], str(r["delta"]), str(r["threads"]), r["config"],
                  f"{r['ours_ms']:.2f}", r["peer"], f"{r['peer_ms']:.2f}", f"{r['ratio']:.2f}",
-                 f"{r['ratio_of_fastest']:.2f}"]
+                 f"{r['ratio_of_fastest']:.2f}", f"{r['x_floor']:.2f}",
+                 f"{r['peer_x_floor']:.2f}"]
         if has_best:
             cells += ([f"{r['gap_best_delta']}: {r['gap_best_ms']:.2f}",
                        f"{r['ratio_to_gap_best']:.2f}"] if "gap_best_ms" in r else ["", ""])

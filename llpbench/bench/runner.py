@@ -29,7 +29,7 @@ from llpbench.baselines.selection import baselines_of, default_baseline, takes_d
 from llpbench.bench.machine import core_count
 from llpbench.bench.options import ORDERS
 from llpbench.bench.plan import CellId, instance_slots, runnable
-from llpbench.bench.spec import Config, Study, Sweep, variant_of
+from llpbench.bench.spec import FLOOR, Config, Study, Sweep, variant_of
 from llpbench.bench.store import RunStore
 from llpbench.errors import SpecError
 from llpbench.graphs.graph import Graph
@@ -38,6 +38,7 @@ from llpbench.graphs.sources import pick_sources
 from llpbench.llp import placement
 from llpbench.llp.counters import NAMES as COUNTER_NAMES
 from llpbench.llp.runtime import solve_llp
+from llpbench.llp.worklists import BY_LEVEL
 from llpbench.problems import build_instance, problem_module
 
 
@@ -74,8 +75,8 @@ class Cell:
 
     @property
     def solver_name(self) -> str:
-        """The LLP solver, or ``baseline`` / ``baseline/NAME`` for a baseline."""
-        return self.config.label if self.config.kind == "baseline" else self.config.solver
+        """The LLP solver, ``baseline`` / ``baseline/NAME`` for a baseline, ``floor/NAME``."""
+        return self.config.label if self.config.kind != "llp" else self.config.solver
 
     @property
     def label(self) -> str:
@@ -130,7 +131,7 @@ def group_cells(
 class Outcome:
     """What one solve produced, whatever ran it."""
 
-    answer: np.ndarray
+    answer: np.ndarray | None  # None: nothing to verify (a floor)
     seconds: float
     compile_seconds: float
     counters: dict[str, int]
@@ -200,8 +201,8 @@ class Runner:
                 seed=cell.seed, source=max(cell.source, 0), variant=cell.study.variant,
             )
             if (cell.study.problem == "sssp" and graph is not None
-                    and any(c.worklist == "bucketed" for c in cell.study.configs)):
-                # the bucketed worklist's bucket width is the Δ Δ-stepping gets
+                    and any(c.worklist in BY_LEVEL for c in cell.study.configs)):
+                # the level worklists' bucket width is the Δ Δ-stepping gets
                 delta = self.delta_for(graph, cell.source, cell.study.delta)
                 if delta is not None:
                     inst = self._instances[key]
@@ -218,6 +219,10 @@ class Runner:
             return self._solve_unpinned(cell, module, inst)
 
     def _solve_unpinned(self, cell: Cell, module: ModuleType, inst) -> Outcome:
+        if cell.config.kind == FLOOR:  # timed, never verified: it solves nothing
+            res = module.FLOORS[cell.config.baseline](inst)
+            return Outcome(None, res.seconds, res.compile_seconds,
+                           dict.fromkeys(COUNTER_NAMES, 0), res.name)
         if cell.config.kind == "baseline":
             name = cell.config.baseline or default_baseline(module)
             params = {}
@@ -232,7 +237,7 @@ class Runner:
                 res.params.get("delta"),
             )
         res = solve_llp(inst, cell.config.solver, cell.config.worklist, cell.threads)
-        delta = inst.bucket_width if cell.config.worklist == "bucketed" else None
+        delta = inst.bucket_width if cell.config.worklist in BY_LEVEL else None
         return Outcome(
             module.answer(inst, res.state), res.seconds, res.compile_seconds, res.counters,
             cell.config.label, delta,
@@ -263,7 +268,7 @@ class Runner:
                 inst, expected = self._instance(cell, module)
                 out = self._solve(cell, module, inst)
                 verified = None
-                if expected is not None:
+                if expected is not None and out.answer is not None:
                     mismatch = module.verify(out.answer, expected)
                     verified = mismatch is None
                     if mismatch:
@@ -275,7 +280,7 @@ class Runner:
 
     def _row(self, cell, rep, inst, out: Outcome, compile_s, verified) -> dict[str, Any]:
         graph = inst.meta.get("graph") if isinstance(inst.meta.get("graph"), Graph) else None
-        answer = np.asarray(out.answer)
+        answer = np.asarray(out.answer if out.answer is not None else np.zeros(0))
         reached = (
             int(np.isfinite(answer).sum()) if graph is not None and answer.dtype.kind == "f"
             else inst.n

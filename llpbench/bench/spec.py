@@ -19,6 +19,9 @@ from llpbench.llp.runtime import MAX_THREADS, SINGLE_THREADED, SOLVERS, USES_WOR
 from llpbench.llp.worklists import WORKLISTS
 
 BASELINE = "baseline"
+#: The one-pass floor of a problem (``floor/NAME``, from the problem module's ``FLOORS``):
+#: timed at one thread beside the solvers, never verified, never a baseline.
+FLOOR = "floor"
 DEFAULT_CONFIGS = tuple(f"worklist/{wl}" for wl in WORKLISTS) + (BASELINE,)
 
 
@@ -87,16 +90,16 @@ class Config:
 
     @property
     def kind(self) -> str:
-        return "baseline" if self.solver == BASELINE else "llp"
+        return self.solver if self.solver in (BASELINE, FLOOR) else "llp"
 
     @property
     def label(self) -> str:
         if self.baseline:
-            return f"{BASELINE}/{self.baseline}"
+            return f"{self.solver}/{self.baseline}"
         return f"{self.solver}/{self.worklist}" if self.worklist else self.solver
 
     def runs_at(self, threads: int) -> bool:
-        return threads == 1 or self.solver not in SINGLE_THREADED
+        return threads == 1 or self.solver not in (*SINGLE_THREADED, FLOOR)
 
 
 def parse_config(label: str) -> Config:
@@ -105,6 +108,8 @@ def parse_config(label: str) -> Config:
     solver, _, worklist = label.partition("/")
     if solver == BASELINE:
         return Config(BASELINE, baseline=worklist or None)
+    if solver == FLOOR and worklist:
+        return Config(FLOOR, baseline=worklist)
     if solver not in SOLVERS:
         raise UnknownNameError("solver", solver, sorted([*SOLVERS, BASELINE]))
     if solver in USES_WORKLIST:
@@ -316,7 +321,10 @@ def make_study(
     try:
         check_variant(module, variant)
         for config in parsed:
-            if config.baseline:
+            if config.kind == FLOOR and config.baseline not in getattr(module, "FLOORS", {}):
+                raise UnknownNameError(f"{problem} floor", config.baseline,
+                                       list(getattr(module, "FLOORS", {})))
+            if config.kind == BASELINE and config.baseline:
                 from llpbench.baselines.selection import check_baseline
 
                 check_baseline(module, config.baseline)

@@ -109,7 +109,8 @@ def speedup_command(
         None, "--problem", "-p", help="Problems to include (a,b or repeat); default: sssp."
     ),
 ) -> None:
-    """Table 2: fastest LLP configuration vs tuned Δ-stepping at the largest thread count."""
+    """Table 2: fastest LLP configuration vs the baseline at the largest thread count, with
+    the one-pass floor (x floor)."""
     _table("speedup", results, problems=split_list(problem) or None)
 
 

@@ -221,6 +221,16 @@ def verify(result: np.ndarray, expected: np.ndarray) -> str | None:
     return None
 
 
+def arc_sweep_floor(inst: Instance) -> BaselineResult:
+    """The one-pass arc sweep of the instance's graph (:mod:`llpbench.baselines.arc_sweep`)."""
+    from llpbench.baselines.arc_sweep import arc_sweep
+
+    return arc_sweep(inst.meta["graph"])
+
+
+#: The floors timed beside every SSSP sweep at one thread (rows ``floor/NAME``).
+FLOORS = {"arc-sweep": arc_sweep_floor}
+
 #: The baselines by name, the default first (``--baseline NAME`` picks another; the peers of
 #: :mod:`llpbench.baselines.peers` that solve SSSP follow them).
 BASELINES = {"delta-stepping": baseline}
