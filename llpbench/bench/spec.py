@@ -16,13 +16,13 @@ from typing import Any
 
 from llpbench.errors import LlpbenchError, SpecError, UnknownNameError
 from llpbench.llp.runtime import MAX_THREADS, SINGLE_THREADED, SOLVERS, USES_WORKLIST
-from llpbench.llp.worklists import WORKLISTS
+from llpbench.llp.worklists import PAPER_WORKLISTS, WORKLISTS
 
 BASELINE = "baseline"
 #: The one-pass floor of a problem (``floor/NAME``, from the problem module's ``FLOORS``):
 #: timed at one thread beside the solvers, never verified, never a baseline.
 FLOOR = "floor"
-DEFAULT_CONFIGS = tuple(f"worklist/{wl}" for wl in WORKLISTS) + (BASELINE,)
+DEFAULT_CONFIGS = tuple(f"worklist/{wl}" for wl in PAPER_WORKLISTS) + (BASELINE,)
 
 
 def parse_threads(spec: str | int | list) -> list[int]:

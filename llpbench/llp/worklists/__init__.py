@@ -33,6 +33,10 @@ DESCRIPTIONS: dict[str, str] = {
     "obim": "priority levels of per-thread bags, with chunk stealing (Galois' OBIM)",
 }
 
+#: The paper's four, the worklists a sweep runs by default (others, e.g. ``obim``, when named
+#: with ``--worklist``): default sweeps, tables and figures stay comparable with the paper's.
+PAPER_WORKLISTS = ("swb", "ptwb", "ptcf", "bucketed")
+
 #: The worklists that order by priority level (``key >> log2(bucket width)``): for SSSP their
 #: bucket width is the Δ Δ-stepping gets, recorded in each row's ``delta``.
 BY_LEVEL = ("bucketed", "obim")
