@@ -161,7 +161,7 @@ class Runner:
         self.sweep = sweep
         self.store = store
         self.cache_dir = cache_dir
-        self.delta_for = delta_for or (lambda graph, source, delta: delta)
+        self.delta_for = delta_for or (lambda graph, source, delta, threads=1: delta)
         self.only = only  # a shard's cells; None: every cell of the sweep
         self.cores = core_count()  # each row says how many threads this machine could run
         self._graphs: dict[str, Graph] = {}
@@ -200,13 +200,6 @@ class Runner:
                 module, graph=graph, size=cell.size if cell.size >= 0 else None,
                 seed=cell.seed, source=max(cell.source, 0), variant=cell.study.variant,
             )
-            if (cell.study.problem == "sssp" and graph is not None
-                    and any(c.worklist in BY_LEVEL for c in cell.study.configs)):
-                # the level worklists' bucket width is the Δ Δ-stepping gets
-                delta = self.delta_for(graph, cell.source, cell.study.delta)
-                if delta is not None:
-                    inst = self._instances[key]
-                    inst.bucket_width = module.bucket_width(graph, inst.arrays[6], delta)
         inst = self._instances[key]
         if self.sweep.verify and key not in self._references:
             self._references[key] = module.reference(inst)
@@ -228,7 +221,7 @@ class Runner:
             params = {}
             if cell.study.problem == "sssp" and takes_delta(name):
                 params["delta"] = self.delta_for(
-                    inst.meta["graph"], cell.source, cell.study.delta
+                    inst.meta["graph"], cell.source, cell.study.delta, threads=cell.threads
                 )
             res = baselines_of(module)[name](inst, cell.threads, **params)
             counters = {name: int(res.counters.get(name, 0)) for name in COUNTER_NAMES}
@@ -236,6 +229,12 @@ class Runner:
                 res.answer, res.seconds, res.compile_seconds, counters, res.name,
                 res.params.get("delta"),
             )
+        if cell.config.worklist in BY_LEVEL and cell.study.problem == "sssp":
+            # the level worklists' bucket width is the Δ Δ-stepping gets at these threads
+            graph = inst.meta["graph"]
+            delta = self.delta_for(graph, cell.source, cell.study.delta, threads=cell.threads)
+            if delta is not None:
+                inst.bucket_width = module.bucket_width(graph, inst.arrays[6], delta)
         res = solve_llp(inst, cell.config.solver, cell.config.worklist, cell.threads)
         delta = inst.bucket_width if cell.config.worklist in BY_LEVEL else None
         return Outcome(

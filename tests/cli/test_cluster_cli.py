@@ -84,10 +84,11 @@ def test_three_shards_through_the_local_executor_give_the_whole_runs_cells_once(
     assert len(got) == len(set(got)) == len(expected)
     assert set(got) == set(expected)
     assert {r["verified"] for r in rows(merged)} == {"True"}
-    for graph in ("tiny-kron", "tiny-mesh"):  # one Δ per family, as in a whole run
-        deltas = {r["delta"] for r in rows(merged) if r["graph"] == graph and
-                  r["kind"] == "baseline"}
-        assert len(deltas) == 1, (graph, deltas)
+    for graph in ("tiny-kron", "tiny-mesh"):  # one Δ per family and thread count, as in a
+        for t in ("1", "2"):  # whole run
+            deltas = {r["delta"] for r in rows(merged) if r["graph"] == graph and
+                      r["kind"] == "baseline" and r["threads"] == t}
+            assert len(deltas) == 1, (graph, t, deltas)
     info = meta(merged)
     assert info["complete"] is True and info["status"] == "finished"
     assert info["missing_shards"] == [] and info["incomplete_shards"] == []

@@ -1,11 +1,12 @@
 """Choosing Δ for the Δ-stepping baseline (and the bucketed worklist's bucket width) in a sweep.
 
-Δ is a property of the graph family, not of the sweep (see
-:mod:`llpbench.baselines.delta.family`): each family is tuned once, on its fixed reference
-graph from ``configs/delta.toml``, by a fixed rule, and cached in the datasets cache with the
-llpbench version; a sweep only looks it up (tuning it if the cache has no valid entry). An
-explicit ``--delta`` (or ``delta`` in a config) wins. Every row records the Δ it used in its
-``delta`` column; the run's ``meta.json`` records where each came from.
+Δ is a property of the graph family and the thread count, not of the sweep (see
+:mod:`llpbench.baselines.delta.family`): each family is tuned on its fixed reference graph
+from ``configs/delta.toml``, by a fixed rule, once per thread count, and cached in the
+datasets cache with the llpbench version; a sweep only looks it up (tuning it if the cache
+has no valid entry). An explicit ``--delta`` (or ``delta`` in a config) wins. Every row
+records the Δ it used in its ``delta`` column; the run's ``meta.json`` records where each
+came from (``deltas``, by ``graph@threads``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from llpbench.graphs.graph import Graph
 
 
 class DeltaChooser:
-    """Callable ``(graph, source, explicit) -> delta``; looks up (or tunes) per family."""
+    """Callable ``(graph, source, explicit, threads=1) -> delta``; looks up (or tunes) per
+    family and thread count."""
 
     def __init__(
         self, cache_dir: Path | None = None, console: Console | None = None
@@ -29,32 +31,36 @@ class DeltaChooser:
         self.cache_dir = cache_dir
         self.console = console
         self.used: dict[str, dict[str, object]] = {}
-        self._by_graph: dict[str, int | float] = {}
+        self._by_graph: dict[tuple[str, int], int | float] = {}
 
-    def __call__(self, graph: Graph, source: int, explicit: float | None) -> float | None:
+    def __call__(
+        self, graph: Graph, source: int, explicit: float | None, threads: int = 1
+    ) -> float | None:
+        name = f"{graph.name}@{threads}"
         if explicit:
-            self.used[graph.name] = {"delta": explicit, "from": "given"}
+            self.used[name] = {"delta": explicit, "from": "given"}
             return explicit
-        if graph.name in self._by_graph:
-            return self._by_graph[graph.name]
+        if (graph.name, threads) in self._by_graph:
+            return self._by_graph[graph.name, threads]
         from llpbench.baselines.delta.family import cache_path, family_delta
 
         def say(family: str, reference: str) -> None:
             if self.console:
                 self.console.print(
-                    f"tuning Δ for family {family!r} on {reference} (fixed rule, "
-                    "configs/delta.toml; cached afterwards)"
+                    f"tuning Δ for family {family!r} on {reference} for {threads} thread(s) "
+                    "(fixed rule, configs/delta.toml; cached afterwards)"
                 )
 
         # Shards of one sweep (processes here, or nodes sharing the cache) need Δ for the
         # same families: the first to need one tunes it while the others wait, then read it.
         with _exclusive(cache_path(self.cache_dir)):
-            fam = family_delta(graph, cache_dir=self.cache_dir, on_tune=say)
-        self._by_graph[graph.name] = fam.delta
-        self.used[graph.name] = {
+            fam = family_delta(graph, cache_dir=self.cache_dir, on_tune=say, threads=threads)
+        self._by_graph[graph.name, threads] = fam.delta
+        self.used[name] = {
             "delta": fam.delta,
             "family": fam.family,
             "tuned_on": fam.reference,
+            "tuned_threads": fam.threads,
             "tied": fam.tied,
             "key": fam.key,
             "measured": fam.measured,
