@@ -505,8 +505,10 @@ def to_rich(df: pd.DataFrame, title: str):
     constant = [c for c in shown.columns if len(shown) > 1 and shown[c].nunique(dropna=False) == 1]
     same = [f"{c}: {_fmt(_plain(shown[c].iloc[0]))}" for c in constant]
     shown = shown.drop(columns=constant)
-    for col, numeric in zip(shown.columns, _numeric(shown), strict=True):
-        table.add_column(str(col), justify="right" if numeric else "left", overflow="fold")
+    for i, (col, numeric) in enumerate(zip(shown.columns, _numeric(shown), strict=True)):
+        # the first column names the row (a graph, an instance): never cut inside a name
+        table.add_column(str(col), justify="right" if numeric else "left", overflow="fold",
+                         no_wrap=i == 0)
     for row in _cells(shown):
         table.add_row(*row)
     notes = ([f"every row: {'; '.join(same)}"] if same else []) + (df.attrs.get("notes") or [])
