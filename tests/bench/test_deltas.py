@@ -12,8 +12,9 @@ from llpbench.graphs.registry import load_graph
 def test_a_given_delta_wins_and_is_recorded(tmp_path):
     chooser = DeltaChooser(tmp_path / "data")
     kron = load_graph("tiny-kron", cache_dir=tmp_path / "data")
-    assert chooser(kron, 0, 7.0) == 7.0
-    assert chooser.used["tiny-kron"] == {"delta": 7.0, "from": "given"}
+    assert chooser(kron, 0, 7.0) == 7.0 and chooser(kron, 0, 7.0, threads=2) == 7.0
+    assert chooser.used["tiny-kron@1"] == {"delta": 7.0, "from": "given"}
+    assert chooser.used["tiny-kron@2"] == {"delta": 7.0, "from": "given"}
 
 
 def test_the_cache_lock_lets_one_holder_in_at_a_time(tmp_path):
