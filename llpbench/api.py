@@ -17,6 +17,7 @@ import numpy as np
 
 from llpbench.graphs.graph import Graph
 from llpbench.llp.runtime import check_config, solve_llp
+from llpbench.llp.worklists import BY_LEVEL
 from llpbench.problems import build_instance, problem_module
 from llpbench.problems.tuned import TunedParams
 
@@ -107,8 +108,9 @@ def solve(
 
         graph = load_graph(graph, cache_dir=cache_dir, options=options)
     given = dict(params or {})
-    if check_config(solver, worklist, threads) == "bucketed" and isinstance(graph, Graph):
-        given = TunedParams(cache_dir, say=say)(module, graph, given)
+    if check_config(solver, worklist, threads) in BY_LEVEL and isinstance(graph, Graph):
+        # a level worklist's bucket width: the tuned Δ at this thread count, as `run` uses
+        given = TunedParams(cache_dir, say=say)(module, graph, given, threads=threads)
     inst = build_instance(
         module, graph=graph, size=size, seed=seed, source=source, params=given
     )

@@ -63,11 +63,11 @@ def main() -> None:
     print(f"graph {graph.name}: n={graph.n} m={graph.m} weights {graph.provenance.get('weights')}")
     print(f"sources {sources}; median of {args.reps} runs per source, median over sources")
 
-    fam = family_delta(graph)
-    print(f"Δ of family {fam.family!r}: {fam.delta:g} (fixed rule, tuned on {fam.reference}"
-          f"{', cached' if fam.cached else ''})")
     configs: list[tuple[str, int, int | float | None]] = []
     for t in threads:
+        fam = family_delta(graph, threads=t)  # the family's Δ at this thread count
+        print(f"Δ of family {fam.family!r} at T={t}: {fam.delta:g} (fixed rule, tuned on "
+              f"{fam.reference} at {fam.threads} thread(s){', cached' if fam.cached else ''})")
         configs.append((f"delta-stepping T={t} Δ={fam.delta:g} (family)", t, fam.delta))
         configs.append((f"delta-stepping T={t} Δ={default_delta(graph):g} (default)", t, None))
 

@@ -5,8 +5,8 @@ GAP's own converter (see :mod:`llpbench.baselines.gap`; GAP's vertex and edge co
 equal ours), then, in one process and interleaved round by round:
 
 - GAP ``sssp -f FILE -n TRIALS -d Δ -r SOURCE`` with ``OMP_NUM_THREADS=T``;
-- our Δ-stepping with the same Δ (the family's Δ, ``llpbench tune-delta``; ``--delta`` to
-  force one) from the same source, TRIALS times;
+- our Δ-stepping with the same Δ (the family's Δ at each thread count, ``llpbench
+  tune-delta``; ``--delta`` to force one) from the same source, TRIALS times;
 - each LLP worklist solver (``--worklists``), TRIALS times.
 
 Every one of our solves is checked against scipy's Dijkstra on the independently re-read
@@ -45,6 +45,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from llpbench.baselines.arc_sweep import arc_sweep
 from llpbench.baselines.delta.family import family_delta
 from llpbench.baselines.delta.stepping import delta_stepping
 from llpbench.baselines.gap import GapError, check_same_graph, export_for_gap, find_gap, run_gap
@@ -58,6 +59,7 @@ from llpbench.problems import sssp
 GRAPHS = "kron-2e16,graph500-s18-ef16,luxembourg-road"
 DS = "delta-stepping"
 DS_AT_GAP = "delta-stepping at GAP's best Δ"
+FLOOR = "floor/arc-sweep"
 
 
 def _med(values: list[float]) -> float:
@@ -88,20 +90,23 @@ class Peer:
 def bench_graph(name: str, args, threads: list[int], peer_bin: Path | None, console: Console,
                 raw: list[dict], workdir: Path) -> list[dict]:
     graph = load_graph(name)
-    fam = family_delta(graph, on_tune=lambda f, ref: console.print(
-        f"tuning Δ for family {f!r} on {ref} (llpbench tune-delta rule)"))
-    delta = int(args.delta) if args.delta else int(fam.delta)
+    fams = {t: family_delta(graph, threads=t, on_tune=lambda f, ref, t=t: console.print(
+        f"tuning Δ for family {f!r} on {ref} at {t} thread(s) (llpbench tune-delta rule)"))
+        for t in threads}  # Δ per thread count: the best Δ moves with the threads
+    deltas = {t: int(args.delta) if args.delta else int(fams[t].delta) for t in threads}
+    fam = fams[threads[0]]
     sources = pick_sources(graph, args.sources, 42)
     peer = Peer(peer_bin, graph, workdir, args.gap_env) if peer_bin else None
     base = "GAP" if peer else "scipy"
     console.print(
-        f"\n[bold]{name}[/]: n={graph.n:,} arcs={graph.m:,}, Δ={delta} "
+        f"\n[bold]{name}[/]: n={graph.n:,} arcs={graph.m:,}, Δ "
+        f"{', '.join(f'{d} at T={t}' for t, d in deltas.items())} "
         f"({'given' if args.delta else f'family {fam.family!r}, tuned on {fam.reference}'}), "
         f"sources {sources}" + (f"; GAP file {peer.file.path.name} "
                                 f"({peer.file.nodes:,} nodes, {peer.file.edges:,} edges)"
                                 if peer else "")
     )
-    insts = {s: sssp.instance(graph, s, delta=delta) for s in sources}  # bucketed width: Δ
+    insts = {s: sssp.instance(graph, s) for s in sources}  # level worklists' width: Δ at T
     refs = {s: sssp.reference(insts[s]) for s in sources}
     reached = {s: int(np.isfinite(refs[s]).sum()) for s in sources}
     configs = [DS] + [f"worklist/{w}" for w in args.worklists]
@@ -112,17 +117,19 @@ def bench_graph(name: str, args, threads: list[int], peer_bin: Path | None, cons
         times.setdefault((config, t, s), []).extend(secs)
         for i, x in enumerate(secs):
             raw.append(dict(graph=name, config=config, threads=t, source=s, round=rnd, trial=i,
-                            seconds=x, delta=delta, load1=os.getloadavg()[0]))
+                            seconds=x, delta=deltas[t], load1=os.getloadavg()[0]))
 
     best_delta: dict[int, int] = {}
 
     def ours(config: str, t: int, s: int) -> float:
         if config in (DS, DS_AT_GAP):
-            d = delta if config == DS else best_delta[t]
+            d = deltas[t] if config == DS else best_delta[t]
             r = delta_stepping(graph, s, threads=t, delta=d)
             answer, secs = r.answer, r.seconds
         else:
-            r = solve_llp(insts[s], "worklist", config.split("/")[1], t)
+            inst = insts[s]
+            inst.bucket_width = sssp.bucket_width(graph, inst.arrays[6], deltas[t])
+            r = solve_llp(inst, "worklist", config.split("/")[1], t)
             answer, secs = sssp.answer(insts[s], r.state), r.seconds
         bad = sssp.verify(answer, refs[s])
         if bad:
@@ -135,7 +142,7 @@ def bench_graph(name: str, args, threads: list[int], peer_bin: Path | None, cons
             for c in configs:
                 ours(c, t, s)
             if peer:
-                peer.run(s, t, 1, delta, reached[s], verify=True)
+                peer.run(s, t, 1, deltas[t], reached[s], verify=True)
     if peer:
         counts = ", ".join(str(reached[s]) for s in sources)
         console.print(f"GAP -v: PASS for every source at T={','.join(map(str, threads))}; "
@@ -146,7 +153,7 @@ def bench_graph(name: str, args, threads: list[int], peer_bin: Path | None, cons
     if peer and args.gap_grid:
         for t in threads:
             scan = [(_med([_med(peer.run(s, t, args.trials, int(d), reached[s]))
-                           for s in sources]), int(d)) for d in fam_grid(fam)]
+                           for s in sources]), int(d)) for d in fam_grid(fams[t])]
             best_delta[t] = min(scan)[1]
         console.print("GAP's fastest Δ on the grid: " + ", ".join(
             f"T={t}: {d}" for t, d in best_delta.items()))
@@ -159,7 +166,7 @@ def bench_graph(name: str, args, threads: list[int], peer_bin: Path | None, cons
             for t in threads:
                 for s in sources:
                     if peer:
-                        secs = peer.run(s, t, args.trials, delta, reached[s])
+                        secs = peer.run(s, t, args.trials, deltas[t], reached[s])
                     elif t == 1:
                         secs = []
                         for _ in range(args.trials):
@@ -176,6 +183,9 @@ def bench_graph(name: str, args, threads: list[int], peer_bin: Path | None, cons
                         record(best, t, s, rnd,
                                peer.run(s, t, args.trials, best_delta[t], reached[s]))
                         bar.advance(task)
+                    if t == threads[0]:  # the floor: one thread, once per round and source
+                        record(FLOOR, 1, s, rnd, [arc_sweep(graph).seconds
+                                                  for _ in range(args.trials)])
                     order = configs + ([DS_AT_GAP] if t in best_delta else [])
                     for c in order if rnd % 2 == 0 else order[::-1]:
                         record(c, t, s, rnd, [ours(c, t, s) for _ in range(args.trials)])
@@ -184,29 +194,34 @@ def bench_graph(name: str, args, threads: list[int], peer_bin: Path | None, cons
     def median_of(config: str, t: int, stat=_med) -> float:
         return _med([stat(times[(config, t, s)]) for s in sources])
 
+    floor = median_of(FLOOR, 1)
+    console.print(f"one-pass floor (arc sweep, 1 thread): {floor * 1e3:.3f} ms")
     rows = []
     for t in threads:
         rt = t if (peer or t == 1) else 1
         ref, ref_min = median_of(base, rt), median_of(base, rt, min)
         for c in configs:
             mine = median_of(c, t)
-            row = dict(graph=name, config=c, threads=t, delta=delta, ours_ms=mine * 1e3,
+            row = dict(graph=name, config=c, threads=t, delta=deltas[t], ours_ms=mine * 1e3,
+                       peer_x_floor=ref / floor,
                        peer=base if rt == t else f"{base} (1 thread)", peer_ms=ref * 1e3,
                        ratio=mine / ref, ratio_of_fastest=median_of(c, t, min) / ref_min,
-                       load=os.getloadavg()[0])
+                       load=os.getloadavg()[0], floor_ms=floor * 1e3, x_floor=mine / floor)
             if t in best_delta:
                 b = median_of(best, t)
                 row.update(gap_best_delta=best_delta[t], gap_best_ms=b * 1e3,
-                           ratio_to_gap_best=mine / b)
+                           ratio_to_gap_best=mine / b, gap_best_x_floor=b / floor)
             rows.append(row)
         if t in best_delta:
             mine, b = median_of(DS_AT_GAP, t), median_of(best, t)
             rows.append(dict(
                 graph=name, config=f"{DS} at GAP's Δ", threads=t, delta=best_delta[t],
                 ours_ms=mine * 1e3, peer="GAP", peer_ms=b * 1e3, ratio=mine / b,
+                peer_x_floor=b / floor,
                 ratio_of_fastest=median_of(DS_AT_GAP, t, min) / median_of(best, t, min),
                 load=os.getloadavg()[0], gap_best_delta=best_delta[t], gap_best_ms=b * 1e3,
-                ratio_to_gap_best=mine / b,
+                ratio_to_gap_best=mine / b, floor_ms=floor * 1e3, x_floor=mine / floor,
+                gap_best_x_floor=b / floor,
             ))
     return rows
 
@@ -226,7 +241,7 @@ def print_table(rows: list[dict], console: Console) -> None:
     table = Table(title="ours / peer: median times, same graph, sources and Δ",
                   title_justify="left")
     for col in ("graph", "Δ", "threads", "configuration", "ours ms", "peer", "peer ms",
-                "ours/peer", "fastest/fastest"):
+                "ours/peer", "fastest/fastest", "ours x floor", "peer x floor"):
         table.add_column(col, justify="left" if col in ("graph", "configuration", "peer")
                          else "right")
     if has_best:
@@ -235,7 +250,8 @@ def print_table(rows: list[dict], console: Console) -> None:
     for r in rows:
         cells = [r["graph"], str(r["delta"]), str(r["threads"]), r["config"],
                  f"{r['ours_ms']:.2f}", r["peer"], f"{r['peer_ms']:.2f}", f"{r['ratio']:.2f}",
-                 f"{r['ratio_of_fastest']:.2f}"]
+                 f"{r['ratio_of_fastest']:.2f}", f"{r['x_floor']:.2f}",
+                 f"{r['peer_x_floor']:.2f}"]
         if has_best:
             cells += ([f"{r['gap_best_delta']}: {r['gap_best_ms']:.2f}",
                        f"{r['ratio_to_gap_best']:.2f}"] if "gap_best_ms" in r else ["", ""])

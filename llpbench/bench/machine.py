@@ -22,6 +22,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from llpbench.llp.placement import core_count
+
 PACKAGES = (
     "llpbench", "numba", "llvmlite", "numpy", "scipy", "pandas", "matplotlib", "psutil",
     "threadpoolctl", "py-cpuinfo",
@@ -192,21 +194,6 @@ def blas_threads() -> list[dict[str, Any]] | str:
     ]
     pools.sort(key=lambda p: tuple(str(v) for v in p.values()))  # load order is not a fact
     return pools or UNAVAILABLE
-
-
-def core_count() -> int:
-    """How many threads this process can run at once, each on a core of its own.
-
-    The physical cores (``psutil.cpu_count(logical=False)``; the logical CPUs where psutil
-    cannot tell), capped by the CPUs the process may run on (its affinity set, what
-    ``taskset`` or a container left it). Above this many threads, workers time-share cores:
-    a time measured there is not a parallel speedup, and the report says so.
-    """
-    import psutil
-
-    cores = psutil.cpu_count(logical=False) or psutil.cpu_count(logical=True) or 1
-    allowed = affinity()
-    return min(cores, len(allowed)) if isinstance(allowed, list) and allowed else cores
 
 
 def machine_info(root: Path) -> dict[str, Any]:

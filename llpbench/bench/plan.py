@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from llpbench import __version__
-from llpbench.bench.spec import Config, Study, Sweep
+from llpbench.bench.spec import FLOOR, Config, Study, Sweep
 from llpbench.io import sha256_hex
 
 
@@ -49,8 +49,15 @@ def instance_slots(study: Study) -> list[tuple[str, int, int]]:
 
 def runnable(study: Study) -> list[tuple[Config, int]]:
     """The study's ``(configuration, threads)`` pairs, without those that cannot run (a
-    single-threaded solver above one thread)."""
-    return [(c, t) for c in study.configs for t in study.threads if c.runs_at(t)]
+    single-threaded solver above one thread), then the problem's floors (``FLOORS``: timed
+    at one thread beside the baselines, in every study that times a baseline)."""
+    from llpbench.problems import problem_module
+
+    configs = list(study.configs)
+    if any(c.kind == "baseline" for c in configs):
+        floors = getattr(problem_module(study.problem), "FLOORS", {})
+        configs += [f for f in (Config(FLOOR, baseline=n) for n in floors) if f not in configs]
+    return [(c, t) for c in configs for t in study.threads if c.runs_at(t)]
 
 
 def cell_ids(sweep: Sweep) -> list[CellId]:

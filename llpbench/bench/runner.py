@@ -26,10 +26,9 @@ from typing import Any
 import numpy as np
 
 from llpbench.baselines.selection import baseline_params, baselines_of, default_baseline
-from llpbench.bench.machine import core_count
 from llpbench.bench.options import ORDERS
 from llpbench.bench.plan import CellId, instance_slots, runnable
-from llpbench.bench.spec import Config, Study, Sweep, variant_of
+from llpbench.bench.spec import FLOOR, Config, Study, Sweep, variant_of
 from llpbench.bench.store import RunStore
 from llpbench.errors import SpecError
 from llpbench.graphs.graph import Graph
@@ -37,7 +36,9 @@ from llpbench.graphs.reading import reading_label
 from llpbench.graphs.sources import pick_sources
 from llpbench.llp import placement
 from llpbench.llp.counters import NAMES as COUNTER_NAMES
+from llpbench.llp.placement import core_count
 from llpbench.llp.runtime import solve_llp
+from llpbench.llp.worklists import BY_LEVEL
 from llpbench.problems import build_instance, problem_module
 from llpbench.problems.tuned import TunedParams, tuned_names
 
@@ -75,8 +76,8 @@ class Cell:
 
     @property
     def solver_name(self) -> str:
-        """The LLP solver, or ``baseline`` / ``baseline/NAME`` for a baseline."""
-        return self.config.label if self.config.kind == "baseline" else self.config.solver
+        """The LLP solver, ``baseline`` / ``baseline/NAME`` for a baseline, ``floor/NAME``."""
+        return self.config.label if self.config.kind != "llp" else self.config.solver
 
     @property
     def label(self) -> str:
@@ -131,7 +132,7 @@ def group_cells(
 class Outcome:
     """What one solve produced, whatever ran it."""
 
-    answer: np.ndarray | None  # None: an external program that prints no answer
+    answer: np.ndarray | None  # None: an external program that prints no answer, or a floor
     seconds: float
     compile_seconds: float
     counters: dict[str, int]
@@ -210,32 +211,23 @@ class Runner:
             self._instances.clear()  # one instance alive at a time: instances can be large
             self._references.clear()
             graph = self.graph(cell.input_name) if cell.size < 0 else None
-            params = (self.tuned(module, graph, cell.study.given_params())
-                      if graph is not None and self._takes_tuned(cell.study, module) else None)
+            # tuned parameters depend on the thread count: each solve applies its own
             self._instances[key] = build_instance(
                 module, graph=graph, size=cell.size if cell.size >= 0 else None,
                 seed=cell.seed, source=max(cell.source, 0), variant=cell.study.variant,
-                params=params,
             )
         inst = self._instances[key]
         if self.sweep.verify and key not in self._references:
             self._references[key] = module.reference(inst)
         return inst, self._references.get(key)
 
-    @staticmethod
-    def _takes_tuned(study: Study, module: ModuleType) -> bool:
-        """Whether a configuration of ``study`` uses the problem's tuned parameters: the
-        bucketed worklist (its bucket width) or a baseline that takes them. Only then are
-        they looked up, since a missing one is tuned first, which takes a while."""
-        if not tuned_names(module):
-            return False
-        probe = dict.fromkeys(tuned_names(module))
-        return any(
-            c.worklist == "bucketed"
-            or (c.kind == "baseline"
-                and baseline_params(module, c.baseline or default_baseline(module), probe))
-            for c in study.configs
-        )
+    def _params(self, cell: Cell, module: ModuleType, inst) -> dict[str, Any]:
+        """The problem's tuned parameters for ``cell``'s graph at its thread count (looked up,
+        or tuned once, by :class:`TunedParams`); none for problems that declare none."""
+        graph = inst.meta.get("graph") if isinstance(inst.meta, dict) else None
+        if not tuned_names(module) or not isinstance(graph, Graph):
+            return {}
+        return self.tuned(module, graph, cell.study.given_params(), threads=cell.threads)
 
     def _solve(self, cell: Cell, module: ModuleType, inst) -> Outcome:
         # With pinning on, the calling thread (which runs every one-thread solve and
@@ -244,17 +236,27 @@ class Runner:
             return self._solve_unpinned(cell, module, inst)
 
     def _solve_unpinned(self, cell: Cell, module: ModuleType, inst) -> Outcome:
+        if cell.config.kind == FLOOR:  # timed, never verified: it solves nothing
+            res = module.FLOORS[cell.config.baseline](inst)
+            return Outcome(None, res.seconds, res.compile_seconds,
+                           dict.fromkeys(COUNTER_NAMES, 0), res.name)
         if cell.config.kind == "baseline":
             name = cell.config.baseline or default_baseline(module)
-            params = baseline_params(module, name, inst.params, cell.study.given_params())
+            # looked up (or tuned, which takes a while) only for a baseline that takes them
+            takes = baseline_params(module, name, dict.fromkeys(tuned_names(module)))
+            tuned = self._params(cell, module, inst) if takes else {}
+            params = baseline_params(module, name, tuned, cell.study.given_params())
             res = baselines_of(module)[name](inst, cell.threads, **params)
             counters = {name: int(res.counters.get(name, 0)) for name in COUNTER_NAMES}
             return Outcome(
                 res.answer, res.seconds, res.compile_seconds, counters, res.name,
                 res.params.get("delta"), res.reached,
             )
+        if cell.config.worklist in BY_LEVEL and tuned_names(module):
+            # a level worklist's bucket width is the tuned Δ at this thread count
+            module.apply_params(inst, self._params(cell, module, inst))
         res = solve_llp(inst, cell.config.solver, cell.config.worklist, cell.threads)
-        delta = inst.bucket_width if cell.config.worklist == "bucketed" else None
+        delta = inst.bucket_width if cell.config.worklist in BY_LEVEL else None
         return Outcome(
             module.answer(inst, res.state), res.seconds, res.compile_seconds, res.counters,
             cell.config.label, delta,
@@ -285,7 +287,7 @@ class Runner:
                 inst, expected = self._instance(cell, module)
                 out = self._solve(cell, module, inst)
                 verified = None
-                if expected is not None:
+                if expected is not None and (out.answer is not None or out.reached is not None):
                     mismatch = (
                         module.verify(out.answer, expected) if out.answer is not None
                         else _reached_mismatch(out.reached, expected)
@@ -300,7 +302,7 @@ class Runner:
 
     def _row(self, cell, rep, inst, out: Outcome, compile_s, verified) -> dict[str, Any]:
         graph = inst.meta.get("graph") if isinstance(inst.meta.get("graph"), Graph) else None
-        answer = np.asarray(out.answer)
+        answer = np.asarray(out.answer if out.answer is not None else np.zeros(0))
         reached = (
             out.reached if out.answer is None
             else int(np.isfinite(answer).sum()) if graph is not None and answer.dtype.kind == "f"

@@ -29,10 +29,11 @@ COLUMNS = (
     "n",  # vertices (graph problems) or indices of the state (others)
     "m",  # arcs (0 for non-graph problems)
     "problem",  # sssp, bfs, stable-marriage, ...
-    "kind",  # "llp" or "baseline"
+    "kind",  # "llp", "baseline" or "floor"
     "solver",  # LLP solver (cyclic, bag, all-indices, worklist), or "baseline" (the problem's
-    # default) or "baseline/NAME" (one chosen with --baseline NAME: networkit, graphblas, ...)
-    "worklist",  # swb, ptwb, ptcf, bucketed, or "" when none
+    # default) or "baseline/NAME" (one chosen with --baseline NAME: networkit, graphblas, ...),
+    # or "floor/NAME" (the problem's one-pass floor, e.g. SSSP's floor/arc-sweep, 1 thread)
+    "worklist",  # swb, ptwb, ptcf, bucketed, obim, or "" when none
     "config",  # label for tables and legends: "worklist/ptwb", or the baseline's name
     # ("delta-stepping", "gale-shapley", ...)
     "threads",

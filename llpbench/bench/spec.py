@@ -18,10 +18,13 @@ from typing import Any
 
 from llpbench.errors import LlpbenchError, SpecError, UnknownNameError
 from llpbench.llp.runtime import MAX_THREADS, SINGLE_THREADED, SOLVERS, USES_WORKLIST
-from llpbench.llp.worklists import WORKLISTS
+from llpbench.llp.worklists import PAPER_WORKLISTS, WORKLISTS
 
 BASELINE = "baseline"
-DEFAULT_CONFIGS = tuple(f"worklist/{wl}" for wl in WORKLISTS) + (BASELINE,)
+#: The one-pass floor of a problem (``floor/NAME``, from the problem module's ``FLOORS``):
+#: timed at one thread beside the solvers, never verified, never a baseline.
+FLOOR = "floor"
+DEFAULT_CONFIGS = tuple(f"worklist/{wl}" for wl in PAPER_WORKLISTS) + (BASELINE,)
 
 
 def parse_threads(spec: str | int | list) -> list[int]:
@@ -89,16 +92,16 @@ class Config:
 
     @property
     def kind(self) -> str:
-        return "baseline" if self.solver == BASELINE else "llp"
+        return self.solver if self.solver in (BASELINE, FLOOR) else "llp"
 
     @property
     def label(self) -> str:
         if self.baseline:
-            return f"{BASELINE}/{self.baseline}"
+            return f"{self.solver}/{self.baseline}"
         return f"{self.solver}/{self.worklist}" if self.worklist else self.solver
 
     def runs_at(self, threads: int) -> bool:
-        return threads == 1 or self.solver not in SINGLE_THREADED
+        return threads == 1 or self.solver not in (*SINGLE_THREADED, FLOOR)
 
 
 def parse_config(label: str) -> Config:
@@ -107,6 +110,8 @@ def parse_config(label: str) -> Config:
     solver, _, worklist = label.partition("/")
     if solver == BASELINE:
         return Config(BASELINE, baseline=worklist or None)
+    if solver == FLOOR and worklist:
+        return Config(FLOOR, baseline=worklist)
     if solver not in SOLVERS:
         raise UnknownNameError("solver", solver, sorted([*SOLVERS, BASELINE]))
     if solver in USES_WORKLIST:
@@ -382,7 +387,10 @@ def _study(
     parsed = [c if isinstance(c, Config) else parse_config(c) for c in configs or DEFAULT_CONFIGS]
     check_variant(module, variant)
     for config in parsed:
-        if config.baseline:
+        if config.kind == FLOOR and config.baseline not in getattr(module, "FLOORS", {}):
+            raise UnknownNameError(f"{problem} floor", config.baseline,
+                                   list(getattr(module, "FLOORS", {})))
+        if config.kind == BASELINE and config.baseline:
             from llpbench.baselines.selection import check_baseline
 
             check_baseline(module, config.baseline)

@@ -116,7 +116,8 @@ def speedup_command(
     ),
 ) -> None:
     """Table 2: fastest LLP configuration vs a baseline (tuned Δ-stepping unless --against
-    names another) at the largest thread count; written as speedup[-vs-NAME].csv/.md."""
+    names another) at the largest thread count, with the one-pass floor (x floor); written as
+    speedup[-vs-NAME].csv/.md."""
     from llpbench.report.all import speedup_name, speedup_title
 
     problems = split_list(problem) or None

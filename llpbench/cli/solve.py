@@ -32,7 +32,7 @@ def solve_command(
     size: int = typer.Option(None, "--size", help="Instance size (generated problems)."),
     seed: int = typer.Option(0, "--seed", help="Instance seed (generated problems)."),
     solver: str = typer.Option("worklist", help="cyclic | bag | all-indices | worklist."),
-    worklist: str = typer.Option(None, help="swb | ptwb | ptcf | bucketed."),
+    worklist: str = typer.Option(None, help="swb | ptwb | ptcf | bucketed | obim."),
     threads: int = typer.Option(1, "--threads", "-t", help="Worker threads."),
     output: Path = typer.Option(None, "--output", "-o", help="Write the answer here."),
     verify: bool = typer.Option(True, "--verify/--no-verify", help="Check against reference."),

@@ -1,4 +1,5 @@
-"""`llpbench tune-delta`: measure each graph family's Δ by the fixed rule and print the grid.
+"""`llpbench tune-delta`: measure each graph family's Δ by the fixed rule and print the grid,
+per thread count (Δ-stepping's best Δ moves with the threads, so each count is tuned).
 
 Thin over :mod:`llpbench.baselines.delta.family`: it always re-measures (the cache is what
 sweeps read; this command refreshes it unless ``--no-save``), prints every grid point with
@@ -40,6 +41,11 @@ def tune_delta_command(
         help="Tune this graph's family (on the family's reference; a graph whose family has "
         "none, such as a file, on itself).",
     ),
+    threads: str | None = typer.Option(
+        None, "--threads", "-t",
+        help="Thread counts to tune at (1,2 or 1..16). Default: the rule's (configs/delta.toml;"
+        " \"sweep\": 1 and the powers of two up to the cores).", show_default=False,
+    ),
     save: bool = typer.Option(True, "--save/--no-save", help="Update the Δ cache sweeps read."),
     cache_dir: Path | None = typer.Option(
         None,
@@ -57,9 +63,11 @@ def tune_delta_command(
 ) -> None:
     """Measure Δ-stepping over the fixed Δ grid per family and print the grid and the rule's Δ."""
     from llpbench.baselines.delta import family as dfam
+    from llpbench.bench.spec import parse_threads
     from llpbench.graphs.registry import load_graph
 
     rule = dfam.load_rule()
+    counts = parse_threads(threads) if threads is not None else rule.default_threads()
     console = Console(highlight=False, soft_wrap=False)
     targets = []  # (family label, graph to tune on)
     if graph is not None:
@@ -84,15 +92,16 @@ def tune_delta_command(
     path = dfam.cache_path(cache_dir)
     before = dfam.read_cache(path)
     summary = []
-    for label, g in targets:
+    for (label, g), t in ((target, t) for target in targets for t in counts):
+        clock = "thread CPU time" if t == 1 else "wall time"
         console.print(
-            f"\n[bold]{label}[/]: tuning on {g.name} (n={g.n:,}, m={g.m:,}); rule: Δ = median "
-            f"weight x 2^{rule.k_min}..2^{rule.k_max}, {rule.sources} fixed sources, "
-            f"{rule.rounds} interleaved rounds, {rule.threads} thread, thread CPU time"
+            f"\n[bold]{label}[/] at {t} thread(s): tuning on {g.name} (n={g.n:,}, m={g.m:,}); "
+            f"rule: Δ = median weight x 2^{rule.k_min}..2^{rule.k_max}, {rule.sources} fixed "
+            f"sources, {rule.rounds} interleaved rounds, {clock}"
         )
-        result = dfam.tune_on(g, rule, label)
+        result = dfam.tune_on(g, rule, label, threads=t)
         console.print(_grid_table(result))
-        old = before.get(label, {})
+        old = before.get(dfam.entry_name(label, t), {})
         prev = old.get("delta") if old.get("key") == result.key else None
         same = "-" if prev is None else ("same" if prev == result.delta else f"was {prev:g}")
         console.print(
@@ -103,11 +112,11 @@ def tune_delta_command(
         summary.append((label, g.name, result, same))
         if save:
             dfam.write_cache(path, result)
-    table = Table(title="Δ per family", title_justify="left")
-    for col in ("family", "reference", "Δ", "tied", "vs cached"):
+    table = Table(title="Δ per family and thread count", title_justify="left")
+    for col in ("family", "reference", "threads", "Δ", "tied", "vs cached"):
         table.add_column(col)
     for label, name, result, same in summary:
-        table.add_row(label, name, f"{result.delta:g}",
+        table.add_row(label, name, str(result.threads), f"{result.delta:g}",
                       " ".join(f"{d:g}" for d in result.tied), same)
     console.print(table)
     if save:

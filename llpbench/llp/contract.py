@@ -47,7 +47,10 @@ On the Python side a problem module provides:
 ``VARIANTS`` (optional)
     The input families ``make(..., variant=)`` draws from, the default first.
 ``TUNED`` (optional)
-    Parameter name -> rule, tuned per graph (:mod:`llpbench.problems.tuned`).
+    Parameter name -> rule, tuned per graph and thread count (:mod:`llpbench.problems.tuned`);
+    with it, ``apply_params(instance, params) -> Instance`` sets them on an instance.
+``FLOORS`` (optional)
+    Name -> a timed lower bound on the instance (rows ``floor/NAME``; never verified).
 
 :class:`Problem` states this as a ``typing.Protocol`` (a module satisfies it structurally)
 and :func:`contract_breaches` checks a module against it, arities and keywords included:
@@ -191,6 +194,11 @@ def contract_breaches(module: ModuleType) -> list[str]:
     tuned = getattr(module, "TUNED", {})
     if not isinstance(tuned, Mapping) or not all(callable(r) for r in tuned.values()):
         out.append(f"{name}.TUNED: not a mapping of names to rules")
+    if tuned and not callable(getattr(module, "apply_params", None)):
+        out.append(f"{name}: declares TUNED without apply_params(instance, params)")
+    floors = getattr(module, "FLOORS", {})
+    if not isinstance(floors, Mapping) or not all(callable(f) for f in floors.values()):
+        out.append(f"{name}.FLOORS: not a mapping of names to floors")
     if not module.BASELINES or not all(callable(b) for b in module.BASELINES.values()):
         out.append(f"{name}.BASELINES: not a non-empty mapping of names to baselines")
     for label, fn in [("baseline", module.baseline), *module.BASELINES.items()]:

@@ -113,3 +113,18 @@ def report() -> dict[str, Any]:
         "reason": why if requested and not applied else None,
         "rule": "worker t on cpus[t % len(cpus)]" if requested else None,
     }
+
+
+def core_count() -> int:
+    """How many threads this process can run at once, each on a core of its own.
+
+    The physical cores (``psutil.cpu_count(logical=False)``; the logical CPUs where psutil
+    cannot tell), capped by the CPUs the process may run on (its affinity set, what
+    ``taskset`` or a container left it). Above this many threads, workers time-share cores:
+    a time measured there is not a parallel speedup, and the report says so.
+    """
+    import psutil
+
+    cores = psutil.cpu_count(logical=False) or psutil.cpu_count(logical=True) or 1
+    allowed = sorted(os.sched_getaffinity(0)) if supported() else None
+    return min(cores, len(allowed)) if allowed else cores

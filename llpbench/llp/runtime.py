@@ -6,7 +6,7 @@ Solvers (CLI spellings in :data:`SOLVERS`):
 - ``bag``: one thread with a worklist fed by ``advance``;
 - ``all-indices``: T threads scan static partitions in rounds;
 - ``worklist``: T threads over a pluggable worklist (``swb``, ``ptwb``, ``ptcf``,
-  ``bucketed``).
+  ``bucketed``, ``obim``).
 
 Workers are real OS threads: Python threads calling ``nogil`` kernels, any number of them
 whatever the core count (numba's own ``prange`` pool is capped at the core count). The
@@ -91,7 +91,7 @@ def solve_llp(
     instance : Instance
         Built by a problem module's ``instance(...)``.
     solver : {"cyclic", "bag", "all-indices", "worklist"}
-    worklist : {"swb", "ptwb", "ptcf", "bucketed"}, optional
+    worklist : {"swb", "ptwb", "ptcf", "bucketed", "obim"}, optional
         For ``bag`` and ``worklist`` (default ``swb`` and ``ptwb``).
     threads : int
         Worker threads, 1 to 256, whatever the number of cores.

@@ -164,12 +164,10 @@ def make(
     graph: Graph | None, size: int | None, seed: int, source: int, params: dict | None = None
 ) -> Instance:
     """Runner entry point: the instance of ``graph`` from ``source``; ``params["delta"]``
-    (looked up through :data:`TUNED`) sets the bucketed worklist's bucket width."""
+    (looked up through :data:`TUNED`) sets the level worklists' bucket width."""
     if graph is None:
         raise ValueError("sssp needs a graph")
-    inst = instance(graph, source, (params or {}).get("delta"))
-    inst.params = dict(params or {})
-    return inst
+    return apply_params(instance(graph, source), params or {})
 
 
 def bucket_width(graph: Graph, scale, delta: float | None = None) -> int:
@@ -236,9 +234,30 @@ def _family_delta(graph: Graph, **how) -> tuple[int | float, dict]:
     return family_delta_for(graph, **how)
 
 
-#: Parameters tuned per graph (:mod:`llpbench.problems.tuned`): Δ, the graph family's, is the
-#: bucketed worklist's bucket width and the Δ-stepping baseline's Δ on every path.
+#: Parameters tuned per graph and thread count (:mod:`llpbench.problems.tuned`): Δ, the graph
+#: family's at that thread count, is the level worklists' bucket width and the Δ-stepping
+#: baseline's Δ on every path.
 TUNED = {"delta": _family_delta}
+
+
+def apply_params(inst: Instance, params: dict) -> Instance:
+    """Set ``inst``'s tuned parameters in place: the runner looks them up per thread count
+    and applies them to the one instance all thread counts share."""
+    inst.params = dict(params)
+    if params.get("delta") is not None:
+        inst.bucket_width = bucket_width(inst.meta["graph"], inst.arrays[6], params["delta"])
+    return inst
+
+
+def arc_sweep_floor(inst: Instance) -> BaselineResult:
+    """The one-pass arc sweep of the instance's graph (:mod:`llpbench.baselines.arc_sweep`)."""
+    from llpbench.baselines.arc_sweep import arc_sweep
+
+    return arc_sweep(inst.meta["graph"])
+
+
+#: The floors timed beside every SSSP sweep at one thread (rows ``floor/NAME``).
+FLOORS = {"arc-sweep": arc_sweep_floor}
 
 #: The baselines by name, the default first (``--baseline NAME`` picks another; the peers of
 #: :mod:`llpbench.baselines.peers` that solve SSSP follow them).

@@ -1,10 +1,12 @@
 """Parameters a problem takes tuned per graph, looked up the same way on every path.
 
 A problem module may declare ``TUNED``: parameter name -> rule. A rule is called as
-``rule(graph, cache_dir=..., say=...)`` and returns ``(value, record)``: the value, and what
-a run's ``meta.json`` keeps about where it came from. SSSP declares ``{"delta": ...}``: its
-Δ is the bucketed worklist's bucket width and the Δ-stepping baseline's Δ, chosen per graph
-family (:mod:`llpbench.baselines.delta`).
+``rule(graph, cache_dir=..., say=..., threads=...)`` and returns ``(value, record)``: the
+value at that thread count, and what a run's ``meta.json`` keeps about where it came from. A
+module with ``TUNED`` also has ``apply_params(inst, params)``, which sets them on an instance
+(all thread counts of a sweep share one instance). SSSP declares ``{"delta": ...}``: its Δ is
+the level worklists' bucket width and the Δ-stepping baseline's Δ, chosen per graph family
+and thread count (:mod:`llpbench.baselines.delta`).
 
 The runner (``llpbench run``) and :func:`llpbench.solve` both ask a :class:`TunedParams` and
 hand the answer to the problem's ``make(..., params=...)``; neither names a problem, and a
@@ -44,8 +46,9 @@ class TunedParams:
     Attributes
     ----------
     used : dict
-        Graph name -> ``{name: value, ...}`` and where each came from (``"from": "given"``
-        for a value the sweep set, else the rule's record): what ``meta.json`` keeps.
+        ``graph@threads`` -> ``{name: value, ...}`` and where each came from (``"from":
+        "given"`` for a value the sweep set, else the rule's record): what ``meta.json``
+        keeps.
     """
 
     def __init__(
@@ -54,12 +57,17 @@ class TunedParams:
         self.cache_dir = cache_dir
         self.say = say
         self.used: dict[str, dict[str, Any]] = {}
-        self._memo: dict[tuple[str, str], Any] = {}
+        self._memo: dict[tuple[str, str, int], Any] = {}
 
     def __call__(
-        self, module: ModuleType, graph: Graph, given: Mapping[str, Any] | None = None
+        self,
+        module: ModuleType,
+        graph: Graph,
+        given: Mapping[str, Any] | None = None,
+        threads: int = 1,
     ) -> dict[str, Any]:
-        """The parameters of ``module``'s problem on ``graph``: ``given`` values win.
+        """The parameters of ``module``'s problem on ``graph`` at ``threads``: ``given``
+        values win.
 
         Raises
         ------
@@ -75,14 +83,14 @@ class TunedParams:
                             f"(tuned parameters: {takes})")
         out: dict[str, Any] = {}
         for name, rule in rules.items():
-            record = self.used.setdefault(graph.name, {})
+            record = self.used.setdefault(f"{graph.name}@{threads}", {})
             if name in given:
                 out[name] = given[name]
                 record.update({name: given[name], "from": "given"})
                 continue
-            key = (graph.name, name)
+            key = (graph.name, name, threads)
             if key not in self._memo:
-                value, why = rule(graph, cache_dir=self.cache_dir, say=self.say)
+                value, why = rule(graph, cache_dir=self.cache_dir, say=self.say, threads=threads)
                 self._memo[key] = value
                 record.update({name: value, **why})
             out[name] = self._memo[key]

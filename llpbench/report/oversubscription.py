@@ -4,7 +4,7 @@ Above the core count, workers time-share cores: the operating system switches th
 out, so a time measured there says how the solver copes with preemption, not how it scales.
 On a 2-core machine a 32-thread point is 16 threads per core; a "speedup" read off it is not
 a parallel speedup. Every row records its machine's cores (``cores``,
-:func:`llpbench.bench.machine.core_count`); this module marks the tables' thread counts above
+:func:`llpbench.llp.placement.core_count`); this module marks the tables' thread counts above
 them (an ``oversubscribed`` column and a note) and gives the figures the count to shade from.
 
 Rows of one instance may come from several machines (a merged cluster run): a thread count is

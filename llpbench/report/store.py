@@ -26,7 +26,7 @@ from llpbench.bench.layout import LATEST, META, RUNS, follow_latest, is_run_dir,
 from llpbench.bench.schema import COLUMNS, COUNTER_NAMES
 from llpbench.errors import FormatError, LlpbenchError, StoreWarning
 
-KINDS = ("llp", "baseline")
+KINDS = ("llp", "baseline", "floor")
 
 #: Columns read as text; everything else in the schema is a number (or ``verified``).
 TEXT_COLUMNS = (

@@ -115,7 +115,8 @@ def _sides(group: pd.DataFrame, problem: str, graph: str, notes: list[str]):
 
 
 def _compare(runs: pd.DataFrame, keep) -> tuple[list[dict[str, Any]], list[str]]:
-    """Best LLP cell at each instance's largest thread count against its fastest baseline.
+    """Best LLP cell at each instance's largest thread count against its fastest baseline,
+    with the instance's one-pass floor.
 
     The baseline is taken at the same thread count; where it was not run there (a sequential
     baseline), its fastest thread count is used and its ``baseline_threads`` says so.
@@ -137,6 +138,8 @@ def _compare(runs: pd.DataFrame, keep) -> tuple[list[dict[str, Any]], list[str]]
             cell_seconds(timed, problem, graph, b["config"], int(b["threads"])),
             cell_seconds(timed, problem, graph, best["config"], threads),
         )
+        floor = group[group["kind"] == "floor"]["median_s"]
+        floor_s = float(floor.min()) if not floor.empty else math.nan
         rows.append(
             {
                 "problem": problem,
@@ -151,6 +154,9 @@ def _compare(runs: pd.DataFrame, keep) -> tuple[list[dict[str, Any]], list[str]]
                 "speedup": float(b["median_s"]) / float(best["median_s"]),
                 "speedup_ci_low": low,
                 "speedup_ci_high": high,
+                "floor_s": floor_s,
+                "llp_x_floor": float(best["median_s"]) / floor_s,
+                "baseline_x_floor": float(b["median_s"]) / floor_s,
             }
         )
     return rows, notes
@@ -205,6 +211,7 @@ def _used_cells(df: pd.DataFrame, pairs: Iterable[tuple[str, str]]) -> list[tupl
 SPEEDUP_COLUMNS = [
     "problem", "graph", "threads", "best_llp", "llp_median_s", "baseline", "baseline_threads",
     "baseline_median_s", "delta", "speedup", "speedup_ci_low", "speedup_ci_high",
+    "floor_s", "llp_x_floor", "baseline_x_floor",
 ]  # fmt: skip
 
 
@@ -217,7 +224,9 @@ def speedup_table(
 
     Both sides at the largest thread count the graph's LLP rows reach; ``speedup`` is
     baseline time / LLP time, so above 1 means LLP wins, and ``speedup_ci_low``/``_high`` its
-    95% bootstrap interval. ``delta`` is the Δ the baseline used.
+    95% bootstrap interval. ``delta`` is the Δ the baseline used. ``floor_s`` is the graph's
+    one-pass floor (``floor/...`` rows, one thread; NaN without them) and ``llp_x_floor`` /
+    ``baseline_x_floor`` each side's time in floors (the "x floor" columns).
 
     The baseline is the one named ``against`` (``gap``, ``networkit``, ...); by default SSSP's
     own ``delta-stepping`` (a run timing several SSSP baselines is compared with it alone,
@@ -537,8 +546,10 @@ def to_rich(df: pd.DataFrame, title: str):
     constant = [c for c in shown.columns if len(shown) > 1 and shown[c].nunique(dropna=False) == 1]
     same = [f"{c}: {_fmt(_plain(shown[c].iloc[0]))}" for c in constant]
     shown = shown.drop(columns=constant)
-    for col, numeric in zip(shown.columns, _numeric(shown), strict=True):
-        table.add_column(str(col), justify="right" if numeric else "left", overflow="fold")
+    for i, (col, numeric) in enumerate(zip(shown.columns, _numeric(shown), strict=True)):
+        # the first column names the row (a graph, an instance): never cut inside a name
+        table.add_column(str(col), justify="right" if numeric else "left", overflow="fold",
+                         no_wrap=i == 0)
     for row in _cells(shown):
         table.add_row(*row)
     notes = ([f"every row: {'; '.join(same)}"] if same else []) + (df.attrs.get("notes") or [])

@@ -53,7 +53,7 @@ def test_the_band_is_the_unbroken_run_around_the_best():
 
 def test_the_shipped_rule_file_parses_and_names_registry_graphs():
     rule = dfam.load_rule()
-    assert rule.rounds >= 5 and rule.threads == 1 and 0 < rule.tolerance < 1
+    assert rule.rounds >= 5 and rule.threads == dfam.SWEEP and 0 < rule.tolerance < 1
     assert rule.families["kronecker"] == "kron-2e16"
     assert rule.families["road"] == "luxembourg-road"
     assert len(rule.digest()) == 12 and rule.digest() == replace(rule, families={}).digest()
@@ -67,6 +67,9 @@ def test_the_shipped_rule_file_parses_and_names_registry_graphs():
         ("[rule]\nrounds = 0\n", "rounds"),
         ("[rule]\ntolerance = -1\n", "tolerance"),
         ("[rule]\nrounds = 2.5\n", "integers"),
+        ("[rule]\nthreads = 0\n", "threads must be"),
+        ('[rule]\nthreads = "all"\n', "threads must be"),
+        ("[rule]\nthreads = []\n", "threads must be"),
         ("[rule\n", "not valid TOML"),
     ],
 )
@@ -80,8 +83,8 @@ def test_a_bad_rule_file_is_one_clear_error(tmp_path, body, needle):
 
 
 def small_rule(**changes) -> DeltaRule:
-    base = DeltaRule(k_min=-3, k_max=0, sources=2, seed=1, rounds=2, threads=1, tolerance=0.25,
-                     families={"kronecker": "tiny-kron"})
+    base = DeltaRule(k_min=-3, k_max=0, sources=2, seed=1, rounds=2, threads=(1, 2),
+                     tolerance=0.25, families={"kronecker": "tiny-kron"})
     return replace(base, **changes)
 
 
@@ -108,7 +111,7 @@ def test_family_delta_is_tuned_on_the_reference_once_then_cached(tmp_path):
     assert len(calls) == 1 and again.cached and again.delta == first.delta
     assert again.grid == first.grid
     data = json.loads((tmp_path / dfam.CACHE_NAME).read_text())
-    assert data["families"]["kronecker"]["key"] == dfam.cache_key(rule, "tiny-kron")
+    assert data["families"]["kronecker@1"]["key"] == dfam.cache_key(rule, "tiny-kron", 1)
     # another rule is another key: tuned again
     dfam.family_delta(member, rule=replace(rule, tolerance=0.5), cache_dir=tmp_path,
                       on_tune=lambda f, r: calls.append((f, r)))
@@ -141,14 +144,76 @@ def test_tune_delta_command_prints_the_grid_and_compares_with_the_cache(tmp_path
         pass
 
     register(app)
-    args = ["tune-delta", "--graph", "tiny-uniform", "--cache-dir", str(tmp_path)]
+    args = ["tune-delta", "--graph", "tiny-uniform", "--cache-dir", str(tmp_path),
+            "--threads", "1,2"]
     out = CliRunner().invoke(app, args)
     assert out.exit_code == 0, out.output
-    for needle in ("fastest ms", "median ms", "interval ms", "chosen", "Δ per family",
-                   "uniform-2e14", "saved to"):
+    for needle in ("fastest ms", "median ms", "interval ms", "chosen",
+                   "Δ per family and thread count", "uniform-2e14", "saved to",
+                   "at 1 thread(s)", "at 2 thread(s)", "wall time"):
         assert needle in out.output
+    entries = json.loads((tmp_path / dfam.CACHE_NAME).read_text())["families"]
+    assert set(entries) == {"uniform@1", "uniform@2"}  # each grid cached
     again = CliRunner().invoke(app, [*args, "--no-save"])
     assert again.exit_code == 0, again.output
     assert "cached before: none" not in again.output
     bad = CliRunner().invoke(app, ["tune-delta", "--family", "nope"])
     assert bad.exit_code != 0 and "unknown family 'nope'" in str(bad.exception)
+
+
+def test_the_rule_names_the_thread_counts_it_tunes_at(tmp_path):
+    p = tmp_path / "delta.toml"
+    p.write_text("[rule]\nthreads = [16, 1, 2, 2]\n")
+    stated = dfam.load_rule(p)
+    assert stated.threads == (1, 2, 16)
+    assert [stated.tuned_threads(t) for t in (1, 2, 3, 8, 16, 32)] == [1, 2, 2, 2, 16, 16]
+    p.write_text("[rule]\nthreads = 1\n")  # the one-thread rule of older files
+    assert dfam.load_rule(p).threads == (1,) and dfam.load_rule(p).tuned_threads(8) == 1
+    sweep = replace(stated, threads=dfam.SWEEP)
+    assert [sweep.tuned_threads(t, cores=2) for t in (1, 2, 4, 32)] == [1, 2, 2, 2]
+    assert [sweep.tuned_threads(t, cores=16) for t in (1, 2, 4, 32)] == [1, 2, 4, 16]
+    assert sweep.default_threads(cores=16) == [1, 2, 4, 8, 16]
+    assert sweep.default_threads(cores=6) == [1, 2, 4, 6] and stated.default_threads() == [1, 2, 16]
+    assert stated.digest() != sweep.digest()  # another set of counts is another rule
+
+
+def _fake_grid(best_at):
+    """A measured grid whose fastest Δ is ``best_at``, every other Δ twice as slow."""
+
+    def measure(graph, sources, grid, rounds, threads=1, on_solve=None):
+        calls.append(threads)
+        t = {d: (1.0 if d == best_at[threads] else 2.0) for d in grid}
+        return [dfam.GridPoint(d, t[d], t[d], t[d], t[d], t[d]) for d in grid]
+
+    calls: list[int] = []
+    return measure, calls
+
+
+def test_each_thread_count_is_tuned_and_cached_on_its_own(tmp_path, monkeypatch):
+    rule = small_rule()
+    member = load_graph("tiny-kron", cache_dir=tmp_path)
+    grid = rule.grid(member)
+    measure, calls = _fake_grid({1: grid[0], 2: grid[-1]})
+    monkeypatch.setattr(dfam, "measure_grid", measure)
+    one = dfam.family_delta(member, rule=rule, cache_dir=tmp_path, threads=1)
+    two = dfam.family_delta(member, rule=rule, cache_dir=tmp_path, threads=2)
+    four = dfam.family_delta(member, rule=rule, cache_dir=tmp_path, threads=4)  # tuned at 2
+    assert calls == [1, 2] and (one.threads, two.threads, four.threads) == (1, 2, 2)
+    assert (one.delta, two.delta) == (grid[0], grid[-1]) and four.delta == two.delta
+    assert four.cached and not two.cached
+    entries = json.loads((tmp_path / dfam.CACHE_NAME).read_text())["families"]
+    assert set(entries) == {"kronecker@1", "kronecker@2"}
+    assert entries["kronecker@2"]["key"] == dfam.cache_key(rule, "tiny-kron", 2)
+
+    # the same cache gives the same Δ, with nothing measured
+    monkeypatch.setattr(dfam, "measure_grid", lambda *a, **k: pytest.fail("measured again"))
+    for t, want in ((1, grid[0]), (2, grid[-1]), (3, grid[-1])):
+        again = dfam.family_delta(member, rule=rule, cache_dir=tmp_path, threads=t)
+        assert again.cached and again.delta == want
+
+
+def test_tuning_at_two_threads_times_two_threads(tmp_path):
+    g = load_graph("tiny-kron", cache_dir=tmp_path)
+    r = dfam.tune_on(g, small_rule(), threads=2)
+    assert r.threads == 2 and r.key.endswith("/tiny-kron/2t") and r.delta in r.tied
+    assert all(p.fastest > 0 for p in r.grid)

@@ -21,7 +21,9 @@ REPO = Path(__file__).resolve().parents[2]
 # 2 graphs x 2 sources x (2 worklists + the baseline) x 2 thread counts = 24 cells
 SWEEP = ["--graph", "tiny-kron", "--graph", "tiny-mesh", "--threads", "1,2",
          "--worklist", "swb", "--worklist", "ptwb", "--sources", "2", "--reps", "2"]
-CELLS = 24
+# + the one-pass floor (floor/arc-sweep) at one thread: 2 graphs x 2 sources = 4 cells
+FLOOR_CELLS = 4
+CELLS = 24 + FLOOR_CELLS
 
 
 def llpbench(*args, env, **kw):
@@ -83,11 +85,12 @@ def test_three_shards_through_the_local_executor_give_the_whole_runs_cells_once(
     assert len(expected) == CELLS * 2
     assert len(got) == len(set(got)) == len(expected)
     assert set(got) == set(expected)
-    assert {r["verified"] for r in rows(merged)} == {"True"}
-    for graph in ("tiny-kron", "tiny-mesh"):  # one Δ per family, as in a whole run
-        deltas = {r["delta"] for r in rows(merged) if r["graph"] == graph and
-                  r["kind"] == "baseline"}
-        assert len(deltas) == 1, (graph, deltas)
+    assert {r["verified"] for r in rows(merged) if r["kind"] != "floor"} == {"True"}
+    for graph in ("tiny-kron", "tiny-mesh"):  # one Δ per family and thread count, as in a
+        for t in ("1", "2"):  # whole run
+            deltas = {r["delta"] for r in rows(merged) if r["graph"] == graph and
+                      r["kind"] == "baseline" and r["threads"] == t}
+            assert len(deltas) == 1, (graph, t, deltas)
     info = meta(merged)
     assert info["complete"] is True and info["status"] == "finished"
     assert info["missing_shards"] == [] and info["incomplete_shards"] == []
@@ -223,7 +226,7 @@ def _kill_after_rows(args, out: Path, env, count: int) -> None:
 
 def test_a_killed_shard_resumed_then_merged_is_complete(env, tmp_path):
     sweep = [*SWEEP[:-1], "8"]  # 8 reps: long enough to be killed halfway
-    sweep[sweep.index("1,2")] = "1"  # 12 cells
+    sweep[sweep.index("1,2")] = "1"  # 12 cells and the 4 of the floor
     out = tmp_path / "res"
     _kill_after_rows(["run", *sweep, "--shard", "2/3", "--out", str(out), "--no-progress"],
                      out, env, 5)
@@ -247,8 +250,8 @@ def test_a_killed_shard_resumed_then_merged_is_complete(env, tmp_path):
     info = meta(merged)
     assert info["complete"] is True
     got = keys(rows(merged))
-    assert len(got) == len(set(got)) == CELLS // 2 * 8
-    assert {r["verified"] for r in rows(merged)} == {"True"}
+    assert len(got) == len(set(got)) == (12 + FLOOR_CELLS) * 8
+    assert {r["verified"] for r in rows(merged) if r["kind"] != "floor"} == {"True"}
     assert len(info["merged_from"][1]["hostname"] or "x") > 0
     assert [s["rows"] for s in info["merged_from"]] == [
         meta(s)["shard"]["rows_expected"] for s in shard_dirs(out)

@@ -18,10 +18,11 @@ from llpbench.bench.store import DISK_FULL_ENV
 from tests.cli.conftest import assert_one_line_error
 
 REPO = Path(__file__).resolve().parents[2]
-# 1 graph x 2 sources x (1 worklist + the baseline) x 2 thread counts = 8 cells, 3 reps each
+# 1 graph x 2 sources x (1 worklist + the baseline) x 2 thread counts = 8 cells, and the
+# one-pass floor at one thread (2 sources): 10 cells, 3 reps each
 SWEEP = ["--graph", "tiny-kron", "--threads", "1,2", "--worklist", "ptwb", "--sources", "2",
          "--reps", "3"]
-ROWS = 8 * 3
+ROWS = (8 + 2) * 3
 
 
 def llpbench(*args, env, **kw):

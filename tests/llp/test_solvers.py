@@ -107,7 +107,7 @@ def test_directed_citation_graph_with_unreachable_vertices(datasets_dir):
     assert counters["advances"] >= reached - 1
 
 
-@pytest.mark.parametrize("worklist", ["swb", "ptwb", "ptcf", "bucketed"])
+@pytest.mark.parametrize("worklist", ["swb", "ptwb", "ptcf", "bucketed", "obim"])
 def test_many_repetitions_with_more_threads_than_cores_stay_exact(worklist):
     from llpbench.graphs.generators import kronecker
 
@@ -141,7 +141,7 @@ def test_unknown_names_are_reported_with_suggestions():
         solve_llp(inst, "dijkstra", None, 1)
 
 
-@pytest.mark.parametrize("worklist", ["ptwb", "ptcf", "bucketed"])
+@pytest.mark.parametrize("worklist", ["ptwb", "ptcf", "bucketed", "obim"])
 def test_one_thread_takes_no_locks_and_two_threads_do(worklist):
     from llpbench.graphs.generators import kronecker
 
@@ -151,8 +151,9 @@ def test_one_thread_takes_no_locks_and_two_threads_do(worklist):
     _check(sssp, graph, 0, ("worklist", worklist, 2))
 
 
+@pytest.mark.parametrize("worklist", ["bucketed", "obim"])
 @pytest.mark.parametrize("delta", [1, 8, 300, 10**9])
-def test_bucketed_worklist_is_exact_for_any_bucket_width(delta):
+def test_level_worklists_are_exact_for_any_bucket_width(delta, worklist):
     from llpbench.graphs.generators import kronecker
 
     graph = assign_weights(kronecker(10, 8, seed=4), "uniform-int:1:255", 4)
@@ -160,7 +161,7 @@ def test_bucketed_worklist_is_exact_for_any_bucket_width(delta):
     assert inst.bucket_width == delta
     assert sssp.instance(graph, 3).bucket_width == int(np.median(graph.weights))
     for threads in (1, 2, 4):
-        result = solve_llp(inst, "worklist", "bucketed", threads)
+        result = solve_llp(inst, "worklist", worklist, threads)
         assert sssp.verify(sssp.answer(inst, result.state), sssp.reference(inst)) is None
 
 
@@ -170,3 +171,23 @@ def test_compact_state_is_int32_and_unreached_vertices_stay_infinite():
     assert inst.init_state().dtype == np.int32
     result = solve_llp(inst, "worklist", "ptwb", 2)
     assert sssp.answer(inst, result.state).tolist() == [0.0, 5.0, 12.0, np.inf]
+
+
+@pytest.mark.parametrize("threads", [1, 2, 4, 8])
+def test_obim_is_exact_on_several_graphs_at_its_tuned_width(real_graphs, threads):
+    """OBIM at 1, 2, 4 and 8 threads: a road network (Δ 2048, GAP's best there: long
+    levels), a mesh with float weights, and a Kronecker graph (Δ 8); every pop that found a
+    newer distance is counted as stale, and stale pops never exceed the items popped."""
+    from llpbench.graphs.generators import kronecker
+
+    kron = assign_weights(kronecker(11, 16, seed=9), "uniform-int:1:255", 9)
+    cases = [(real_graphs["road"], 2048), (real_graphs["mesh"], 0.01), (kron, 8)]
+    for graph, delta in cases:
+        source = int(np.argmax(graph.out_degrees()))
+        inst = sssp.instance(graph, source, delta=delta)
+        result = solve_llp(inst, "worklist", "obim", threads)
+        assert sssp.verify(sssp.answer(inst, result.state), sssp.reference(inst)) is None
+        c = result.counters
+        assert c["items"] == c["pushes"] and 0 <= c["stale"] < c["items"]
+        if threads == 1:
+            assert c["steals"] == 0 and c["contention"] == 0

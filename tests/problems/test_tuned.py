@@ -11,14 +11,16 @@ from llpbench.problems import build_instance, problem_module
 from llpbench.problems.tuned import TunedParams, tuned_names
 
 
-def seed_family_delta(cache_dir, graph, delta) -> None:
-    """Put ``delta`` in the Δ cache as the family Δ of ``graph`` (a valid entry: no tuning)."""
+def seed_family_delta(cache_dir, graph, delta, threads: int = 1) -> None:
+    """Put ``delta`` in the Δ cache as the family Δ of ``graph`` at ``threads`` (a valid
+    entry: no tuning)."""
     rule = dfam.load_rule()
     ref = dfam.reference_for(graph, rule)
     family = graph.family if ref else f"{graph.family}:{graph.name}"
     entry = dfam.FamilyDelta(
         family=family, reference=ref or graph.name, delta=delta, tied=[delta], prior=1.0,
-        grid=[], sources=[0], key=dfam.cache_key(rule, ref or graph.name),
+        grid=[], sources=[0], key=dfam.cache_key(rule, ref or graph.name, threads),
+        threads=threads,
     )
     dfam.write_cache(dfam.cache_path(cache_dir), entry)
 
@@ -33,7 +35,9 @@ def test_a_given_value_wins_and_is_recorded(tmp_path):
     tuned = TunedParams(tmp_path)
     kron = load_graph("tiny-kron", cache_dir=tmp_path)
     assert tuned(problem_module("sssp"), kron, {"delta": 7.0}) == {"delta": 7.0}
-    assert tuned.used["tiny-kron"] == {"delta": 7.0, "from": "given"}
+    assert tuned(problem_module("sssp"), kron, {"delta": 7.0}, threads=2) == {"delta": 7.0}
+    assert tuned.used["tiny-kron@1"] == {"delta": 7.0, "from": "given"}
+    assert tuned.used["tiny-kron@2"] == {"delta": 7.0, "from": "given"}
     assert not dfam.cache_path(tmp_path).exists()  # nothing was tuned
 
 
@@ -44,8 +48,21 @@ def test_the_family_delta_is_looked_up_once_and_recorded(tmp_path):
     assert tuned(problem_module("sssp"), kron) == {"delta": 12}
     dfam.cache_path(tmp_path).unlink()  # a second look-up must not read the cache again
     assert tuned(problem_module("sssp"), kron) == {"delta": 12}
-    assert tuned.used["tiny-kron"]["delta"] == 12
-    assert tuned.used["tiny-kron"]["family"] == "kronecker"
+    assert tuned.used["tiny-kron@1"]["delta"] == 12
+    assert tuned.used["tiny-kron@1"]["family"] == "kronecker"
+
+
+def test_each_thread_count_gets_its_own_family_delta(tmp_path):
+    kron = load_graph("tiny-kron", cache_dir=tmp_path)
+    seed_family_delta(tmp_path, kron, 4, threads=1)
+    seed_family_delta(tmp_path, kron, 32, threads=2)
+    tuned, sssp = TunedParams(tmp_path), problem_module("sssp")
+    assert tuned(sssp, kron, threads=1) == {"delta": 4}
+    assert tuned(sssp, kron, threads=2) == {"delta": 32}
+    assert tuned.used["tiny-kron@2"]["tuned_threads"] == 2
+    inst = build_instance(sssp, graph=kron)  # one instance, each solve applies its own Δ
+    assert sssp.apply_params(inst, tuned(sssp, kron, threads=2)).bucket_width == 32
+    assert sssp.apply_params(inst, tuned(sssp, kron, threads=1)).bucket_width == 4
 
 
 def test_a_parameter_the_problem_does_not_take_is_refused(tmp_path):

@@ -1,12 +1,13 @@
 """The Δ a run uses for a graph: its family's, from the cache or tuned by the fixed rule.
 
-Δ is a property of the graph family, not of the sweep (see
-:mod:`llpbench.baselines.delta.family`): each family is tuned once, on its fixed reference
-graph from ``configs/delta.toml``, by a fixed rule, and cached in the datasets cache with the
-llpbench version. SSSP declares :func:`family_delta_for` as the rule of its tuned parameter
-``delta`` (``llpbench.problems.sssp.TUNED``), so that ``llpbench run`` and ``llpbench solve``
-look Δ up alike; an explicit ``--delta`` (or ``delta`` in a config) wins. Every row records
-the Δ it used in its ``delta`` column; the run's ``meta.json`` records where each came from.
+Δ is a property of the graph family and the thread count, not of the sweep (see
+:mod:`llpbench.baselines.delta.family`): each family is tuned on its fixed reference graph
+from ``configs/delta.toml``, by a fixed rule, once per thread count, and cached in the
+datasets cache with the llpbench version. SSSP declares :func:`family_delta_for` as the rule
+of its tuned parameter ``delta`` (``llpbench.problems.sssp.TUNED``), so that ``llpbench run``
+and ``llpbench solve`` look Δ up alike; an explicit ``--delta`` (or ``delta`` in a config)
+wins. Every row records the Δ it used in its ``delta`` column; the run's ``meta.json``
+records where each came from (``deltas``, by ``graph@threads``).
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ def family_delta_for(
     *,
     cache_dir: str | os.PathLike[str] | None = None,
     say: Callable[[str], None] | None = None,
+    threads: int = 1,
 ) -> tuple[int | float, dict[str, Any]]:
-    """Δ of ``graph``'s family (cached, else tuned now) and where it came from.
+    """Δ of ``graph``'s family at ``threads`` (cached, else tuned now) and where it came from.
 
     Shards of one sweep (processes here, or nodes sharing the cache) need Δ for the same
     families: the first to need one tunes it while the others wait, then read it.
@@ -36,14 +38,15 @@ def family_delta_for(
 
     def on_tune(family: str, reference: str) -> None:
         if say is not None:
-            say(f"tuning Δ for family {family!r} on {reference} (fixed rule, "
-                "configs/delta.toml; cached afterwards)")
+            say(f"tuning Δ for family {family!r} on {reference} for {threads} thread(s) "
+                "(fixed rule, configs/delta.toml; cached afterwards)")
 
     with exclusive_beside(cache_path(cache_dir)):
-        fam = family_delta(graph, cache_dir=cache_dir, on_tune=on_tune)
+        fam = family_delta(graph, cache_dir=cache_dir, on_tune=on_tune, threads=threads)
     return fam.delta, {
         "family": fam.family,
         "tuned_on": fam.reference,
+        "tuned_threads": fam.threads,
         "tied": fam.tied,
         "key": fam.key,
         "measured": fam.measured,

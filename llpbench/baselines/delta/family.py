@@ -6,11 +6,15 @@ another). Here the choice depends on nothing but the family:
 
 1. **Where**: the family's fixed reference graph (``configs/delta.toml``, ``[families]``);
    a family without one is tuned on the graph itself.
-2. **What is timed**: one-thread Δ-stepping over a fixed grid (the median arc weight times
-   ``2**k``), from fixed sources, in ``rounds`` interleaved rounds (each round solves every
-   Δ and source once, so a burst of load hits all Δ alike); the clock is the solving
-   thread's CPU time (``BaselineResult.cpu_seconds``), which other processes' load moves
-   far less than wall time.
+2. **What is timed**: Δ-stepping over a fixed grid (the median arc weight times ``2**k``),
+   from fixed sources, in ``rounds`` interleaved rounds (each round solves every Δ and
+   source once, so a burst of load hits all Δ alike), at each thread count a row needs
+   (:meth:`DeltaRule.tuned_threads`: the row's own count up to the machine's cores, or the
+   rule's stated set). The best Δ moves with the thread count (fewer, wider buckets pay
+   fewer barriers: on a road network one thread is flat from 16 to 2048 while two want
+   512-2048), so one Δ tuned at one thread handicaps the baseline at every other. The clock
+   at one thread is the solving thread's CPU time (``BaselineResult.cpu_seconds``), which
+   other processes' load moves far less than wall time; above one thread, wall time.
 3. **The rule** (:func:`choose_delta`, deterministic given the timings): a Δ's statistic is
    the mean over sources of its fastest round (load from other processes only adds time, so
    the fastest is the least disturbed; on this shared machine it moved far less from run
@@ -19,9 +23,10 @@ another). Here the choice depends on nothing but the family:
    are *tied*; among them the one nearest in log2 to the prior Δ0 = mean weight / mean
    out-degree (Meyer and Sanders' Δ = Θ(1/d)) wins, the larger on a tie. Timing noise moves
    the winner only when it moves a grid point across the tolerance edge on the prior's side.
-4. **Cache**: ``<datasets cache>/delta-families.json``, one entry per family, valid while its
-   key (llpbench version, the Δ-stepping kernel's source digest, the rule, the reference)
-   is unchanged; it keeps the whole grid so that a run can say how flat it was.
+4. **Cache**: ``<datasets cache>/delta-families.json``, one entry per family and tuned
+   thread count (``"kronecker@2"``), valid while its key (llpbench version, the Δ-stepping
+   kernel's source digest, the rule, the reference, the thread count) is unchanged; it keeps
+   the whole grid so that a run can say how flat it was.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ import statistics
 import time
 import tomllib
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +64,7 @@ __all__ = [
 
 CACHE_NAME = "delta-families.json"
 CACHE_FORMAT = 1
+SWEEP = "sweep"  # the rule's ``threads``: tune at each thread count a row runs at
 
 
 @dataclass(frozen=True)
@@ -70,9 +76,40 @@ class DeltaRule:
     sources: int = 4
     seed: int = 42
     rounds: int = 7
-    threads: int = 1
+    #: ``"sweep"``: tune at each thread count a row runs at, up to the machine's cores (above
+    #: them the times measure preemption); or a stated tuple of counts, a row at T threads
+    #: taking the largest of them <= T (the smallest when none is).
+    threads: str | tuple[int, ...] = SWEEP
     tolerance: float = 0.25
     families: dict[str, str] = field(default_factory=dict)
+
+    def tuned_threads(self, threads: int, cores: int | None = None) -> int:
+        """The thread count whose Δ a row at ``threads`` threads uses.
+
+        Examples
+        --------
+        >>> DeltaRule(threads=SWEEP).tuned_threads(16, cores=2)
+        2
+        >>> DeltaRule(threads=(1, 4)).tuned_threads(3), DeltaRule(threads=(2, 4)).tuned_threads(1)
+        (1, 2)
+        """
+        threads = max(1, int(threads))
+        if self.threads == SWEEP:
+            if cores is None:
+                from llpbench.llp.placement import core_count
+
+                cores = core_count()
+            return min(threads, max(1, cores))
+        below = [t for t in self.threads if t <= threads]
+        return max(below) if below else min(self.threads)
+
+    def default_threads(self, cores: int | None = None) -> list[int]:
+        """The thread counts ``tune-delta`` shows by default: the stated set, or for
+        ``"sweep"`` 1 and the powers of two up to the cores (a sweep's usual counts)."""
+        if self.threads != SWEEP:
+            return list(self.threads)
+        top = self.tuned_threads(1 << 30, cores)
+        return sorted({1, top} | {1 << k for k in range(top.bit_length()) if 1 << k <= top})
 
     def digest(self) -> str:
         """A short hash of everything that decides Δ (not of the family table)."""
@@ -112,15 +149,28 @@ def load_rule(path: str | os.PathLike[str] | None = None) -> DeltaRule:
                                                                fams.items()})
     except TypeError as exc:
         raise SpecError(f"{p}: {exc}") from None
-    ints = ("k_min", "k_max", "sources", "seed", "rounds", "threads")
+    ints = ("k_min", "k_max", "sources", "seed", "rounds")
     if any(isinstance(getattr(out, k), bool) or not isinstance(getattr(out, k), int)
            for k in ints):
         raise SpecError(f"{p}: {', '.join(ints)} must be integers")
-    if out.k_min > out.k_max or out.sources < 1 or out.rounds < 1 or out.threads < 1:
-        raise SpecError(f"{p}: need k_min <= k_max and sources, rounds, threads >= 1")
+    if out.k_min > out.k_max or out.sources < 1 or out.rounds < 1:
+        raise SpecError(f"{p}: need k_min <= k_max and sources, rounds >= 1")
+    out = replace(out, threads=_threads_of(p, out.threads))
     if not isinstance(out.tolerance, int | float) or not 0 <= out.tolerance < 10:
         raise SpecError(f"{p}: tolerance must be a number in [0, 10)")
     return out
+
+
+def _threads_of(path: Path, value: Any) -> str | tuple[int, ...]:
+    """The rule's ``threads``: ``"sweep"``, or a non-empty list of counts (one number: that
+    count alone, the one-thread rule of old files being ``threads = 1``)."""
+    if value == SWEEP:
+        return SWEEP
+    counts = [value] if isinstance(value, int) and not isinstance(value, bool) else value
+    if (not isinstance(counts, list | tuple) or not counts
+            or any(isinstance(t, bool) or not isinstance(t, int) or t < 1 for t in counts)):
+        raise SpecError(f'{path}: threads must be "{SWEEP}" or a list of thread counts >= 1')
+    return tuple(sorted(set(counts)))
 
 
 # --------------------------------------------------------------------------- the rule
@@ -284,6 +334,7 @@ class FamilyDelta:
     key: str
     measured: str = ""
     load: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    threads: int = 1  # the thread count the grid was timed at
     cached: bool = False
 
     def to_json(self) -> dict[str, Any]:
@@ -299,13 +350,19 @@ class FamilyDelta:
         return cls(**d, cached=True)
 
 
-def cache_key(rule: DeltaRule, reference: str) -> str:
-    """What must be unchanged for a cached Δ to stand: version, kernel, rule, reference."""
+def cache_key(rule: DeltaRule, reference: str, threads: int = 1) -> str:
+    """What must be unchanged for a cached Δ to stand: version, kernel, rule, reference and
+    the thread count it was tuned at."""
     import llpbench
     from llpbench.graphs.registry import _module_digest
 
     kernel = _module_digest("llpbench.baselines.delta.stepping")
-    return f"{llpbench.__version__}/{kernel}/{rule.digest()}/{reference}"
+    return f"{llpbench.__version__}/{kernel}/{rule.digest()}/{reference}/{int(threads)}t"
+
+
+def entry_name(family: str, threads: int) -> str:
+    """A cache entry's name: the family and the thread count it was tuned at."""
+    return f"{family}@{int(threads)}"
 
 
 def tune_on(
@@ -313,10 +370,12 @@ def tune_on(
     rule: DeltaRule,
     family: str | None = None,
     on_solve: Callable[[], None] | None = None,
+    threads: int = 1,
 ) -> FamilyDelta:
-    """Apply ``rule`` on ``graph`` (measure its grid, choose Δ); nothing is cached."""
+    """Apply ``rule`` on ``graph`` at ``threads`` threads (measure its grid, choose Δ);
+    nothing is cached."""
     sources = pick_sources(graph, rule.sources, rule.seed)
-    grid = measure_grid(graph, sources, rule.grid(graph), rule.rounds, rule.threads, on_solve)
+    grid = measure_grid(graph, sources, rule.grid(graph), rule.rounds, threads, on_solve)
     prior = prior_delta(graph)
     chosen, tied = choose_delta([(p.delta, p.fastest) for p in grid], rule.tolerance, prior)
     return FamilyDelta(
@@ -327,9 +386,10 @@ def tune_on(
         prior=prior,
         grid=grid,
         sources=sources,
-        key=cache_key(rule, graph.name),
+        key=cache_key(rule, graph.name, threads),
         measured=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         load=tuple(round(x, 2) for x in os.getloadavg()),
+        threads=int(threads),
     )
 
 
@@ -363,10 +423,11 @@ def read_cache(path: Path) -> dict[str, dict[str, Any]]:
 
 
 def write_cache(path: Path, result: FamilyDelta) -> None:
-    """Record ``result`` under its family, keeping the other entries (atomic replace)."""
+    """Record ``result`` under its family and thread count, keeping the other entries (atomic
+    replace)."""
 
     entries = read_cache(path)
-    entries[result.family] = result.to_json()
+    entries[entry_name(result.family, result.threads)] = result.to_json()
     path.parent.mkdir(parents=True, exist_ok=True)
     write_json_atomic(path, {"format": CACHE_FORMAT, "families": dict(sorted(entries.items()))})
 
@@ -384,12 +445,16 @@ def family_delta(
     load: Callable[[str], Graph] | None = None,
     retune: bool = False,
     on_tune: Callable[[str, str], None] | None = None,
+    threads: int = 1,
+    cores: int | None = None,
 ) -> FamilyDelta:
-    """The Δ of ``graph``'s family: cached if its key still holds, else tuned and cached.
+    """The Δ of ``graph``'s family for a solve at ``threads`` threads: cached if its key
+    still holds, else tuned (at :meth:`DeltaRule.tuned_threads`) and cached.
 
     A family without a reference in the rule is tuned on ``graph`` itself and cached under
     ``"<family>:<graph name>"``. ``load`` builds the reference graph (default the registry);
-    ``on_tune(family, reference)`` is called before a measurement starts.
+    ``on_tune(family, reference)`` is called before a measurement starts; ``cores`` caps the
+    ``"sweep"`` rule's thread count (default: this machine's).
     """
     from llpbench.graphs.registry import load_graph
 
@@ -397,10 +462,11 @@ def family_delta(
     ref_name = reference_for(graph, rule)
     family = graph.family if ref_name else f"{graph.family}:{graph.name}"
     reference = ref_name or graph.name
+    tuned = rule.tuned_threads(threads, cores)
     path = cache_path(cache_dir)
-    key = cache_key(rule, reference)
+    key = cache_key(rule, reference, tuned)
     if not retune:
-        entry = read_cache(path).get(family)
+        entry = read_cache(path).get(entry_name(family, tuned))
         if entry is not None and entry.get("key") == key:
             return FamilyDelta.from_json(entry)
     if on_tune is not None:
@@ -409,6 +475,6 @@ def family_delta(
         ref_graph = graph
     else:
         ref_graph = (load or (lambda n: load_graph(n, cache_dir=cache_dir)))(ref_name)
-    result = tune_on(ref_graph, rule, family)
+    result = tune_on(ref_graph, rule, family, threads=tuned)
     write_cache(path, result)
     return result

@@ -12,7 +12,7 @@ worklist as a parameter (Galois-style) and never knows which one it runs on:
 
 Termination is not the worklist's job: the solver counts pending items (see
 :mod:`llpbench.llp.templates.worklist_solver`). The paper's short names (SWB, PTWB, PTCF,
-bucketed) map to modules in :data:`WORKLISTS`, the one place they are spelled.
+bucketed, OBIM) map to modules in :data:`WORKLISTS`, the one place they are spelled.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ WORKLISTS: dict[str, str] = {
     "ptwb": "llpbench.llp.worklists.per_thread_priority_bags",
     "ptcf": "llpbench.llp.worklists.per_thread_chunked_fifo",
     "bucketed": "llpbench.llp.worklists.priority_buckets",
+    "obim": "llpbench.llp.worklists.ordered_by_metric",
 }
 
 DESCRIPTIONS: dict[str, str] = {
@@ -29,4 +30,13 @@ DESCRIPTIONS: dict[str, str] = {
     "ptwb": "per-thread work bags ordered by priority, with stealing",
     "ptcf": "per-thread chunked FIFOs, with chunk stealing",
     "bucketed": "shared buckets by priority range (ordered-by-integer-metric)",
+    "obim": "priority levels of per-thread bags, with chunk stealing (Galois' OBIM)",
 }
+
+#: The paper's four, the worklists a sweep runs by default (others, e.g. ``obim``, when named
+#: with ``--worklist``): default sweeps, tables and figures stay comparable with the paper's.
+PAPER_WORKLISTS = ("swb", "ptwb", "ptcf", "bucketed")
+
+#: The worklists that order by priority level (``key >> log2(bucket width)``): for SSSP their
+#: bucket width is the Δ Δ-stepping gets, recorded in each row's ``delta``.
+BY_LEVEL = ("bucketed", "obim")

@@ -1,0 +1,122 @@
+"""OBIM: ordered by integer metric, with per-thread bags per priority level and stealing.
+
+Galois' ``OrderedByIntegerMetric<Indexer, PerSocketChunkFIFO<64>>`` (Nguyen, Lenharth and
+Pingali, "A lightweight infrastructure for graph analytics", SOSP 2013) is the anchor: an
+item with priority ``key`` belongs to level ``key >> shift`` (the shift from the bucket width,
+SSSP's tuned Δ, as for ``bucketed``), and threads work on the lowest non-empty level. What
+makes it scale where ``bucketed`` does not is that a level is not one shared bag: each thread
+pushes into, and pops from, *its own* FIFO at each level, so the common case touches only
+the thread's own store and lock (no lock at all with one thread). A thread whose own bag at
+the lowest level it can find is empty takes a chunk of up to ``STEAL_MAX`` items from another
+thread's bag at that level, filed into its own bag.
+
+The current minimum level is shared and approximate, as in Galois: a hint that pushes lower
+with an atomic min (only when they would lower it: a plain read first) and a pop raises with a
+compare-and-swap to the level it found work at, after seeing every bag below it empty. A race
+may leave the hint too low (a later scan skips the empty levels) or let a thread take work a
+level above another's (more stale pops, never a wrong answer: LLP converges in any order).
+Levels live in a ring of ``NUM_LEVELS`` slots as in ``bucketed``: a level far ahead wraps
+onto an earlier slot and is processed early.
+
+Counters (:mod:`llpbench.llp.counters`): the solver counts ``stale`` pops (items whose
+distance had been improved since their push: Galois' ``BadWork``); this worklist counts
+``steals`` (chunks taken from another thread's bag) and ``contention`` (waits for a bag's
+lock). ``wl = (meta, locks, control, shift, threads)``; store ``tid * NUM_LEVELS + slot`` is
+thread ``tid``'s bag at a level slot; ``control`` holds the hint, then each thread's scratch
+space for a stolen chunk.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from llpbench.llp.counters import STEALS
+from llpbench.llp.rawmem import cas, fetch_min, load_relaxed, peek, poke
+from llpbench.llp.sync import PAD, lock_acquire, lock_release
+from llpbench.llp.worklists.storage import SIZE, Stores, ring_pop, ring_push, size_hint
+
+NUM_LEVELS = 1024  # a power of two
+STEAL_MAX = 64  # the chunk a thief takes from one bag (Galois' chunk size)
+EMPTY = 2**63 - 1  # the hint when nothing was ever pushed
+
+
+def create(n: int, threads: int, bucket_width: int):
+    """One small FIFO per (thread, level slot); the shared hint; per-thread steal scratch."""
+    stores = Stores(threads * NUM_LEVELS, 4, extra_words=PAD + threads * STEAL_MAX * 2)
+    stores.extra_array()[0] = EMPTY
+    shift = max(0, int(bucket_width).bit_length() - 1)
+    return (stores.meta, stores.locks, stores.extra, shift, threads), stores
+
+
+@njit(nogil=True, cache=True, inline="always")
+def push(wl, tid, key, item, ctr):
+    meta, locks, control, shift, shared = wl[0], wl[1], wl[2], wl[3], wl[4] > 1
+    level = key >> shift
+    s = tid * NUM_LEVELS + (level & (NUM_LEVELS - 1))
+    if shared:
+        lock_acquire(locks, s * PAD, ctr)
+    ring_push(meta, s, key, item)
+    if shared:
+        lock_release(locks, s * PAD)
+    if level < load_relaxed(control, 0):
+        fetch_min(control, 0, level)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def pop(wl, tid, ctr):
+    meta, locks, control, nthreads = wl[0], wl[1], wl[2], wl[4]
+    current = load_relaxed(control, 0)
+    if current == EMPTY:
+        current = 0
+    for i in range(NUM_LEVELS):
+        level = current + i
+        slot = level & (NUM_LEVELS - 1)
+        own = tid * NUM_LEVELS + slot
+        found, key, item = False, 0, 0
+        if size_hint(meta, own) > 0:
+            if nthreads > 1:
+                lock_acquire(locks, own * PAD, ctr)
+            found, key, item = ring_pop(meta, own)
+            if nthreads > 1:
+                lock_release(locks, own * PAD)
+        if not found and nthreads > 1:
+            found, key, item = _steal_level(meta, locks, control, tid, nthreads, slot, ctr)
+        if found:
+            if i > 0:
+                cas(control, 0, current, level)
+            return True, key, item
+    return False, 0, 0
+
+
+@njit(nogil=True, cache=True)
+def _steal_level(meta, locks, control, tid, nthreads, slot, ctr):
+    """Take a chunk from another thread's bag at level ``slot``: return its first pair and
+    file the rest into the thief's own bag there (never two locks at once)."""
+    scratch = control + 8 * (PAD + tid * STEAL_MAX * 2)
+    own = tid * NUM_LEVELS + slot
+    for i in range(1, nthreads):
+        victim = ((tid + i) % nthreads) * NUM_LEVELS + slot
+        if size_hint(meta, victim) == 0:
+            continue
+        lock_acquire(locks, victim * PAD, ctr)
+        size = peek(meta, victim * PAD + SIZE)
+        take = min(STEAL_MAX, (size + 1) // 2)
+        got = 0
+        for _ in range(take):
+            found, key, item = ring_pop(meta, victim)
+            if not found:
+                break
+            poke(scratch, 2 * got, key)
+            poke(scratch, 2 * got + 1, item)
+            got += 1
+        lock_release(locks, victim * PAD)
+        if got == 0:
+            continue
+        ctr[STEALS] += 1
+        if got > 1:
+            lock_acquire(locks, own * PAD, ctr)
+            for k in range(1, got):
+                ring_push(meta, own, peek(scratch, 2 * k), peek(scratch, 2 * k + 1))
+            lock_release(locks, own * PAD)
+        return True, peek(scratch, 0), peek(scratch, 1)
+    return False, 0, 0
