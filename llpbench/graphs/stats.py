@@ -58,7 +58,8 @@ def graph_stats(graph: Graph, *, seed: int = 0, bfs_samples: int = 4) -> dict[st
         "degree_mean": float(m / n) if n else 0.0,
         "degree_max": int(out_deg.max()) if n else 0,
         "isolated": int(n - np.count_nonzero(touched)),
-        "self_loops": int(np.count_nonzero(src == graph.indices)),
+        # vertices with a self-loop: kept aside in Graph.loops (the reading counts them too)
+        "self_loops": int(np.union1d(graph.loops, src[src == graph.indices]).shape[0]),
         "weight_dtype": str(weights.dtype),
         "weight_min": _scalar(weights.min()) if m else None,
         "weight_max": _scalar(weights.max()) if m else None,

@@ -24,7 +24,7 @@ import pandas as pd
 from llpbench.bench.machine import STABLE_FIELDS, UNAVAILABLE
 from llpbench.errors import SpecError
 from llpbench.report.instability import instability_table
-from llpbench.report.stats import SLOWER, difference
+from llpbench.report.stats import ALPHA, SLOWER, difference, rows_for_alpha, smallest_p
 from llpbench.report.store import exclusion_note, load_meta, timed_rows
 
 CELL = ["problem", "graph", "config", "threads"]
@@ -58,6 +58,7 @@ def compare_runs(runs_a: pd.DataFrame, runs_b: pd.DataFrame) -> pd.DataFrame:
         for side, runs in (("A", runs_a), ("B", runs_b))
     }
     rows, notes = [], []
+    instances: dict[tuple, int] = {}  # cell -> instances (sources, sizes, seeds) both timed
     for key, a in groups_a.items():
         b = groups_b.get(key)
         if b is None:
@@ -67,6 +68,7 @@ def compare_runs(runs_a: pd.DataFrame, runs_b: pd.DataFrame) -> pd.DataFrame:
             notes.append(f"{_label(key)}: no instance (source, size, seed) timed in both runs")
             continue
         a, b = _on(a, common), _on(b, common)
+        instances[key] = len(common)
         d = difference(a["seconds"], b["seconds"])
         rows.append({
             **dict(zip(CELL, key, strict=True)),
@@ -89,6 +91,7 @@ def compare_runs(runs_a: pd.DataFrame, runs_b: pd.DataFrame) -> pd.DataFrame:
             named = ", ".join(_label(k) for k in keys[:3])
             notes.append(f"{len(keys)} cells only in run {side}: {named}{more}")
     df = pd.DataFrame(rows, columns=COLUMNS)
+    notes.append(_sample_size_note(df, instances))
     shaky = df[df["unstable_in"] != "-"]
     if len(shaky):
         notes.append(f"{len(shaky)} cells were unstable in a run (column unstable_in): their "
@@ -100,6 +103,27 @@ def compare_runs(runs_a: pd.DataFrame, runs_b: pd.DataFrame) -> pd.DataFrame:
         *[n for n in notes if n],
     ]
     return df
+
+
+def _sample_size_note(df: pd.DataFrame, instances: dict[tuple, int]) -> str | None:
+    """Say so when a cell's rows are too few for Mann-Whitney to reach p < ALPHA whatever the
+    times (3 rows a side: p >= 0.1), and how many repetitions would be enough."""
+    if df.empty:
+        return None
+    floor = [smallest_p(int(a), int(b)) for a, b in zip(df["rows_a"], df["rows_b"], strict=True)]
+    short = df[[p >= ALPHA for p in floor]]
+    if short.empty:
+        return None
+    need = rows_for_alpha()
+    per_rep = min(instances.get(tuple(k), 1) for k in short[CELL].itertuples(index=False))
+    reps = -(-need // per_rep)
+    return (
+        f"{len(short)} of {len(df)} cells have too few rows to be called slower or faster "
+        f"whatever the times (with {int(short['rows_a'].min())} and "
+        f"{int(short['rows_b'].min())} rows the smallest possible p is {max(floor):.2g}, not "
+        f"below {ALPHA}): {need} rows a side would be enough, e.g. --reps {reps} with the "
+        f"same sources"
+    )
 
 
 def display_table(table: pd.DataFrame) -> pd.DataFrame:

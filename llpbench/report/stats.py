@@ -90,6 +90,23 @@ def mann_whitney_p(a, b) -> float:
     return float(stats.mannwhitneyu(b, a, alternative="two-sided").pvalue)
 
 
+def smallest_p(n_a: int, n_b: int) -> float:
+    """The smallest two-sided Mann-Whitney p that samples of ``n_a`` and ``n_b`` values can
+    give, whatever the values: ``2 / C(n_a + n_b, n_a)`` (the exact test, all of one sample
+    below all of the other). At or above :data:`ALPHA` no verdict can be significant."""
+    if n_a < 1 or n_b < 1:
+        return 1.0
+    return min(1.0, 2.0 / math.comb(n_a + n_b, n_a))
+
+
+def rows_for_alpha(alpha: float = ALPHA) -> int:
+    """The fewest values a side (equal sizes) whose :func:`smallest_p` is below ``alpha``."""
+    k = 1
+    while smallest_p(k, k) >= alpha:
+        k += 1
+    return k
+
+
 @dataclass(frozen=True)
 class Difference:
     """Sample B against sample A: ``ratio`` = median(B) / median(A), its interval, the

@@ -115,3 +115,14 @@ def test_provenance_summary_is_one_short_line():
     assert "\n" not in text and len(text) <= 160
     assert text.startswith("generator=mesh; rows=4; nested=a=1")
     assert "spec_key" not in text
+
+
+def test_self_loops_counts_the_looped_vertices_the_reading_reports(tmp_path):
+    from llpbench.graphs.formats import read_graph
+    from llpbench.graphs.reading import reading_facts
+
+    path = tmp_path / "loops.txt"  # vertex 1 looped twice, vertex 2 once: 3 lines, 2 vertices
+    path.write_text("0 1\n1 1\n1 2\n2 2\n1 1\n2 0\n")
+    graph = read_graph(path, directed=True)
+    assert graph_stats(graph)["self_loops"] == 2
+    assert reading_facts(graph)["reading: self-loops"].startswith("3 lines on 2 vertices")

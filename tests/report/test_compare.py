@@ -113,3 +113,28 @@ def test_thread_pools_listed_in_another_order_are_the_same_machine():
 def test_thresholds_are_written_back_as_given():
     assert C.percent(C.parse_threshold("5%")) == "5%"
     assert C.percent(C.parse_threshold("0.5%")) == "0.5%"
+
+
+def test_smallest_p_is_the_exact_tests_all_apart_case():
+    from llpbench.report.stats import mann_whitney_p, rows_for_alpha, smallest_p
+
+    assert smallest_p(3, 3) == pytest.approx(0.1)  # what `--reps 3` on one source can reach
+    assert smallest_p(3, 3) == pytest.approx(mann_whitney_p([1, 2, 3], [4, 5, 6]))
+    assert smallest_p(4, 4) == pytest.approx(mann_whitney_p([1, 2, 3, 4], [5, 6, 7, 8]))
+    assert smallest_p(4, 4) < 0.05 <= smallest_p(3, 4)
+    assert rows_for_alpha() == 4
+
+
+def test_too_few_rows_to_reach_significance_are_said_with_the_reps_that_would(run_a, tmp_path):
+    runs = load_runs(run_a)
+    one_source = runs[(runs["source"] == 0) & (runs["rep"] < 3)]  # 3 rows a side per cell
+    table = C.compare_runs(one_source, one_source * 1)
+    note = next(n for n in table.attrs["notes"] if "too few rows" in n)
+    assert note.startswith(f"{len(table)} of {len(table)} cells")
+    assert "smallest possible p is 0.1" in note and "--reps 4" in note
+    sssp = runs[runs["problem"] == "sssp"]  # two sources x 3 reps: 6 rows a side reach it
+    assert not any("too few rows" in n for n in C.compare_runs(sssp, sssp).attrs["notes"])
+    mixed = C.compare_runs(runs, runs)  # stable marriage has one instance, 3 rows a side
+    sm = int((mixed["problem"] == "stable-marriage").sum())
+    assert any(n.startswith(f"{sm} of {len(mixed)} cells have too few rows")
+               for n in mixed.attrs["notes"])
