@@ -55,6 +55,9 @@ __all__ = [
     "write_graph",
 ]
 
+#: The edge-list formats whose direction the arcs themselves may decide.
+EDGE_LISTS = ("snap", "wel", "konect")
+
 _BANNER = "a banner '%%MatrixMarket matrix coordinate <pattern|integer|real> <general|symmetric>'"
 
 
@@ -160,7 +163,7 @@ def _build(
         reading["flags"]["directed"] = directed
     warns = list(warns or [])
     lonely = None
-    if directed is None and claim and reading.get("format") in ("snap", "wel"):
+    if directed is None and claim and reading.get("format") in EDGE_LISTS:
         lonely = _without_reverse(n, src, dst, weights)
     if directed is not None:
         final, why = directed, "--directed" if directed else "--undirected"
@@ -173,7 +176,7 @@ def _build(
         )
     elif claim is not None:
         final, why = claim, "the file's comment says so"
-    elif reading.get("format") in ("snap", "wel"):
+    elif reading.get("format") in EDGE_LISTS:
         lonely = _without_reverse(n, src, dst, weights)
         if lonely == 0 and src.shape[0]:
             final, why = False, "every arc is listed in both directions"
@@ -460,6 +463,8 @@ def _read_edge_list(
         first = (lineno, stripped.split(), offset, nxt)
         break
     claims = claims_of(comments, comment)
+    if claims.konect:
+        fmt = "konect"
     cols = _arc_columns(data, first, comment, 3 if weighted else 2)
     header, candidate = None, None  # (lineno, n, m)
     start, start_line = 0, 1
@@ -537,7 +542,7 @@ def _read_edge_list(
     reading.update(
         header_line=header[0] if header else None,
         declared_n=stated,
-        stated=f"{stated_where}: n = {stated}" if stated is not None else None,
+        stated=_stated(stated_where, stated, claims, header, int(src.shape[0])),
         index_base=base,
         index_base_because=why,
         weights_in_file=keep_weights,
@@ -651,6 +656,17 @@ def _decide_base(path, src, dst, flag, stated, where, claims, meta, warns) -> tu
         )
         return 1, "ids start at 1 (assumed 1-based)"
     return 0, f"ids start at {lo}: kept as labels"
+
+
+def _stated(where: str, n: int | None, claims, header, lines: int) -> str | None:
+    """Every count the file states, and the lines read to check the edge count against."""
+    if n is None and claims.m is None:
+        return None
+    m = header[2] if header else claims.m
+    said = [f"n = {n:,}"] if n is not None else []
+    if m is not None:
+        said.append(f"{m:,} edge lines ({lines:,} read)")
+    return f"{where or claims.where}: {', '.join(said)}"
 
 
 def _vertex_count(path, src, dst, stated, where, compact, warns) -> tuple[int, str | None]:

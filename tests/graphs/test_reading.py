@@ -342,3 +342,15 @@ def test_label_ids_warn_and_compact_ids_renumbers_them(tmp_path):
     assert "compacted" in reading_label(g)
     dist, mismatch = solve(g, "sssp")
     assert mismatch is None and dist.tolist() == [0, 1, 2]
+
+
+def test_a_konect_file_is_named_konect_and_its_stated_edge_count_is_checked():
+    from llpbench.graphs.formats import read_graph
+    from llpbench.graphs.reading import reading_facts
+
+    path = Path(__file__).resolve().parents[1] / "data" / "out.moreno_lesmis_lesmis"
+    facts = reading_facts(read_graph(path))
+    assert facts["reading: format"] == "konect"
+    assert facts["reading: stated"] == (
+        "the KONECT line '% 254 77 77': n = 77, 254 edge lines (254 read)"
+    )
