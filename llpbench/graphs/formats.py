@@ -81,6 +81,7 @@ def read_graph(
     family: str = "file",
     compact: bool = False,
     weights_column: bool = False,
+    negative_weights: bool = False,
 ) -> Graph:
     """Read a graph file, choosing the reader by suffix.
 
@@ -103,6 +104,9 @@ def read_graph(
     weights_column : bool
         Edge lists: a third column is a weight even where a KONECT header says the file is
         unweighted (``--weights file``).
+    negative_weights : bool
+        Accept negative weights instead of refusing the file, for a caller that replaces the
+        weights by a rule (``--weights unit``): they are read as placeholders.
 
     Returns
     -------
@@ -120,7 +124,7 @@ def read_graph(
     if suffix not in (".mtx", ".gr"):  # an edge list: .wel weighted, anything else SNAP-like
         return _read_edge_list(
             path, directed, index_base, name, family, weighted=suffix == ".wel",
-            compact=compact, weights_column=weights_column,
+            compact=compact, weights_column=weights_column, negative_weights=negative_weights,
         )
     if str(index_base) not in ("auto", "1"):
         raise SpecError(
@@ -128,7 +132,8 @@ def read_graph(
             f"--index-base {index_base} does not apply"
         )
     reader = read_matrix_market if suffix == ".mtx" else read_dimacs
-    return reader(path, directed=directed, name=name, family=family)
+    return reader(path, directed=directed, name=name, family=family,
+                  negative_weights=negative_weights)
 
 
 def _build(
@@ -245,7 +250,8 @@ def _without_reverse(n: int, src: np.ndarray, dst: np.ndarray, weights) -> int:
 
 
 def read_matrix_market(
-    path: str | Path, *, directed: bool | None = None, name: str | None = None, family: str = "file"
+    path: str | Path, *, directed: bool | None = None, name: str | None = None,
+    family: str = "file", negative_weights: bool = False,
 ) -> Graph:
     """Read a ``coordinate`` Matrix Market file; entry ``i j [w]`` is the arc ``i-1 -> j-1``.
 
@@ -297,6 +303,7 @@ def read_matrix_market(
         n=n,
         expected=nnz,
         declared_on=lineno,
+        negative=negative_weights,
     )
     arrays = parse_body(path, data, start, lineno + 1, spec)
     prov = {"source": str(path), "format": "mtx", "pattern": field == "pattern"}
@@ -316,7 +323,8 @@ def read_matrix_market(
 
 
 def read_dimacs(
-    path: str | Path, *, directed: bool | None = None, name: str | None = None, family: str = "file"
+    path: str | Path, *, directed: bool | None = None, name: str | None = None,
+    family: str = "file", negative_weights: bool = False,
 ) -> Graph:
     """Read a DIMACS shortest-path file: ``c`` comments, ``p sp n m``, ``a u v w`` (1-based).
 
@@ -367,6 +375,7 @@ def read_dimacs(
         n=n,
         expected=m,
         declared_on=p_line,
+        negative=negative_weights,
     )
     arrays = parse_body(path, data, start, first_arc or _last_line(data) + 1, spec)
     undirected = meta.get("directed") == "false"
@@ -438,7 +447,7 @@ def read_wel(
 
 def _read_edge_list(
     path, directed, index_base, name, family, *, weighted: bool, compact: bool = False,
-    weights_column: bool = False,
+    weights_column: bool = False, negative_weights: bool = False,
 ) -> Graph:
     path = Path(path)
     data = read_bytes(path)
@@ -497,6 +506,7 @@ def _read_edge_list(
         ignored=max(0, cols - 3),
         expected=header[2] if header else None,
         declared_on=header[0] if header else None,
+        negative=negative_weights or not keep_weights,  # a count column is no weight
     )
     src, dst, w = parse_body(path, data, start, start_line, spec)
     if candidate is not None:

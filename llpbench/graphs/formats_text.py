@@ -126,6 +126,7 @@ class BodySpec:
     expected: int | None = None
     declared_on: int | None = None
     ignored: int = 0
+    negative: bool = False  # weights the caller replaces: negative ones are no error
 
 
 Arrays = tuple[np.ndarray, np.ndarray, np.ndarray | None]
@@ -137,10 +138,12 @@ def parse_body(path: Path, data: bytes, start: int, first_line: int, spec: BodyS
     Returns 0-based ``(src, dst, weights)`` as int64 arrays (weights int64 or float64, None for
     pattern files). Raises :class:`FormatError` or :class:`NegativeWeightError` naming the line.
     """
-    fast = _parse_body_fast(data[start:], spec)
-    if fast is not None:
-        return fast
-    return parse_body_slow(path, data, start, first_line, spec)
+    src, dst, w = _parse_body_fast(data[start:], spec) or parse_body_slow(
+        path, data, start, first_line, spec
+    )
+    if spec.negative and w is not None and w.shape[0] and w.min() < 0:
+        w = np.zeros_like(w)  # placeholders: the caller replaces these weights (a rule, counts)
+    return src, dst, w
 
 
 def _parse_body_fast(body: bytes, spec: BodySpec) -> Arrays | None:
@@ -200,7 +203,7 @@ def _parse_body_fast(body: bytes, spec: BodySpec) -> Arrays | None:
             weights = weights.astype(np.float64)
         if kind == "f" and not np.isfinite(weights).all():
             return None
-        if weights.shape[0] and weights.min() < 0:
+        if not spec.negative and weights.shape[0] and weights.min() < 0:
             return None
     if spec.base:
         src, dst = src - spec.base, dst - spec.base
@@ -248,7 +251,7 @@ def parse_body_slow(path: Path, data: bytes, start: int, first_line: int, spec: 
                 kind = "an integer" if spec.weights == "int" else "a finite number"
                 found = quote_line(tokens[off + 2])
                 raise FormatError(path, lineno, f"{kind} as weight, found {found}")
-            if w < 0:
+            if w < 0 and not spec.negative:
                 raise NegativeWeightError(
                     f"{path}:{lineno}: negative weight {w}; shortest-path problems need "
                     "non-negative weights"

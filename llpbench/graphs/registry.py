@@ -440,6 +440,7 @@ def build_graph(spec: GraphSpec, *, cache_dir: Path, progress: bool = False) -> 
             family=spec.family,
             compact=bool(spec.params.get("compact")),
             weights_column=bool(spec.params.get("weights_flag")) and spec.weights == "file",
+            negative_weights=spec.weights != "file",  # replaced by the rule: any sign will do
         )
         if spec.params.get("compact") and "compacted_from_n" not in graph.provenance:
             graph = compact_ids(graph)  # formats whose reader does not renumber

@@ -349,3 +349,22 @@ def test_data_dir_prefers_argument_then_env_then_the_repository(monkeypatch, tmp
     assert paths.data_dir() == tmp_path / "cache"
     monkeypatch.delenv(paths.DATA_DIR_ENV)
     assert paths.data_dir() == REPO / "datasets"
+
+
+@pytest.mark.parametrize("suffix", [".mtx", ".gr", ".wel"])
+def test_negative_file_weights_are_refused_unless_a_rule_replaces_them(tmp_path, suffix):
+    from llpbench.errors import NegativeWeightError
+    from llpbench.graphs.registry import ReadOptions
+
+    text = {  # one negative weight among positive ones (LFAT5.mtx has such values)
+        ".mtx": "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 2 2.5\n2 3 -4.5\n3 1 1\n",
+        ".gr": "p sp 3 3\na 1 2 2\na 2 3 -4\na 3 1 1\n",
+        ".wel": "0 1 2\n1 2 -4\n2 0 1\n",
+    }[suffix]
+    path = tmp_path / f"neg{suffix}"
+    path.write_text(text)
+    with pytest.raises(NegativeWeightError, match="negative weight"):
+        load_graph(str(path), cache_dir=tmp_path / "c1", options=ReadOptions(directed=True))
+    unit = load_graph(str(path), cache_dir=tmp_path / "c2",
+                      options=ReadOptions(directed=True, weights="unit"))
+    assert unit.m == 3 and set(np.asarray(unit.weights).tolist()) == {1}
