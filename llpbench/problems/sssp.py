@@ -15,7 +15,7 @@ Two statements of the same predicate
     that can have become true are ``d(u) + w(u, v) < d(v)`` for u's out-neighbours v, so
     the item "u advanced" relaxes exactly those, advancing each v it makes non-forbidden
     and reporting it. Scanning in-arcs on every pop costs 7-19 pops per reached vertex on
-    Kronecker graphs; the incremental form needs about 2 (counted in the paper's sweeps); the
+    Kronecker graphs; the incremental form needs about 2 (``table overhead``, ``items/v``); the
     ``items`` and ``advances`` counters show the difference.
 
 Weights: int64 (exact; unreachable = INT64 max) or non-negative float64 (atomic min on
