@@ -71,8 +71,12 @@ def test_gap_rows_are_its_own_trial_times_at_its_best_delta_checked_and_tabled(c
         assert float(r["delta"]) == BEST[t]  # GAP's fastest on the grid at this thread count
         assert float(r["seconds"]) == trial_time(BEST[t], t)  # its warm trial, as printed
         assert r["verified"] == "True" and int(r["reached"]) == reached
-    ours = {r["delta"] for r in rows if r["solver"] == "baseline/delta-stepping"}
-    assert len(ours) == 1  # ours keeps the family Δ
+    ours: dict[str, set[str]] = {}
+    for r in rows:
+        if r["solver"] == "baseline/delta-stepping":
+            ours.setdefault(r["threads"], set()).add(r["delta"])
+    assert set(ours) == {"1", "2"}
+    assert all(len(d) == 1 for d in ours.values())  # ours: its family Δ at each thread count
 
     runs = [line.split() for line in log.read_text().splitlines()]
     tuning = [a for a in runs if a[a.index("-n") + 1] == "3"]
