@@ -44,12 +44,19 @@ def solve_command(
     max_memory: str = MAX_MEMORY,
 ) -> None:
     """Solve one instance with one LLP configuration and print time, counters, verification."""
+    from llpbench.graphs.registry import load_graph
+
+    options = read_options(directed, index_base, weights, compact, max_memory)
+    # the graph is read (and a file's claims checked) before the kernels' compiler is
+    # imported: a bad file is refused in a fraction of a second
+    loaded = load_graph(graph, cache_dir=cache_dir, options=options) if graph else None
     from llpbench.api import solve, write_answer
     from llpbench.bench.spec import check_value
 
     check_value("--seed", seed)
+
     sol = solve(
-        graph,
+        loaded,
         problem=problem,
         source=source,
         size=size,
@@ -59,7 +66,7 @@ def solve_command(
         threads=threads,
         verify=verify,
         cache_dir=cache_dir,
-        options=read_options(directed, index_base, weights, compact, max_memory),
+        options=options,
         say=Console(stderr=True).print,
     )
     table = Table(title=f"{problem} with {solver}/{sol.worklist or '-'} on {threads} thread(s)")
