@@ -37,8 +37,9 @@ from typing import Any
 
 import numpy as np
 
+from llpbench.baselines.entry_cache import read_entries, write_entry
 from llpbench.baselines.gap import GapError, check_same_graph, export_for_gap, run_gap
-from llpbench.errors import FormatError, SpecError
+from llpbench.errors import SpecError
 from llpbench.graphs.graph import Graph
 from llpbench.graphs.sources import pick_sources
 
@@ -46,6 +47,7 @@ __all__ = ["GapDeltaRule", "GapDelta", "best_delta", "gap_delta", "load_gap_rule
 
 CACHE_NAME = "gap-deltas.json"
 CACHE_FORMAT = 1
+_CACHE_WHAT = f"a GAP Δ cache of format {CACHE_FORMAT}; delete it"
 
 
 @dataclass(frozen=True)
@@ -226,22 +228,8 @@ def gap_delta(
 
 
 def _read_cache(path: Path) -> dict[str, dict[str, Any]]:
-    try:
-        data = json.loads(path.read_text())
-    except FileNotFoundError:
-        return {}
-    except json.JSONDecodeError as exc:
-        raise FormatError(path, exc.lineno, f"invalid JSON ({exc.msg})") from None
-    if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT:
-        raise FormatError(path, None, f"a GAP Δ cache of format {CACHE_FORMAT}; delete it")
-    entries = data.get("entries", {})
-    return entries if isinstance(entries, dict) else {}
+    return read_entries(path, CACHE_FORMAT, "entries", _CACHE_WHAT)
 
 
 def _write_cache(path: Path, name: str, result: GapDelta) -> None:
-    from llpbench.io import write_json_atomic
-
-    entries = _read_cache(path)
-    entries[name] = result.to_json()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_json_atomic(path, {"format": CACHE_FORMAT, "entries": dict(sorted(entries.items()))})
+    write_entry(path, CACHE_FORMAT, "entries", _CACHE_WHAT, name, result.to_json())

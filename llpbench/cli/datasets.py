@@ -15,6 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from llpbench.cli.options import CACHE_DIR
 from llpbench.cli.reading import (
     COMPACT,
     DIRECTED,
@@ -29,14 +30,6 @@ datasets_app = typer.Typer(
     name="datasets",
     help="List, inspect, download, generate and export benchmark graphs.",
     no_args_is_help=True,
-)
-
-CACHE_DIR = typer.Option(
-    None,
-    "--cache-dir",
-    envvar="LLPBENCH_DATA_DIR",
-    help="Datasets cache folder (default: $LLPBENCH_DATA_DIR, else <repo>/datasets).",
-    show_default=False,
 )
 EXPORT_SUFFIXES = (".mtx", ".gr", ".wel")
 

@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 
 from llpbench.cli.lists import split_list
+from llpbench.cli.options import CACHE_DIR
 
 table_app = typer.Typer(
     name="table",
@@ -30,13 +31,6 @@ RESULTS = typer.Option(
     "--results",
     help="A run folder, or a results folder whose newest run to use "
     "(default: the results store's `latest`).",
-    show_default=False,
-)
-CACHE_DIR = typer.Option(
-    None,
-    "--cache-dir",
-    envvar="LLPBENCH_DATA_DIR",
-    help="Datasets cache folder (default: $LLPBENCH_DATA_DIR, else <repo>/datasets).",
     show_default=False,
 )
 

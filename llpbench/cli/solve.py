@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from llpbench.cli.lists import split_list
+from llpbench.cli.options import CACHE_DIR
 from llpbench.cli.reading import (
     COMPACT,
     DIRECTED,
@@ -36,7 +37,7 @@ def solve_command(
     threads: int = typer.Option(1, "--threads", "-t", help="Worker threads."),
     output: Path = typer.Option(None, "--output", "-o", help="Write the answer here."),
     verify: bool = typer.Option(True, "--verify/--no-verify", help="Check against reference."),
-    cache_dir: Path = typer.Option(None, "--cache-dir", help="Dataset cache folder."),
+    cache_dir: Path | None = CACHE_DIR,
     directed: bool = DIRECTED,
     index_base: str = INDEX_BASE,
     weights: str = WEIGHTS,

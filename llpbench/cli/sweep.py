@@ -9,6 +9,7 @@ from rich.console import Console
 
 from llpbench import paths
 from llpbench.cli.lists import split_ints, split_list
+from llpbench.cli.options import CACHE_DIR, OUT, PROGRESS, RESUME
 from llpbench.cli.output import run_and_report
 from llpbench.cli.reading import (
     COMPACT,
@@ -80,11 +81,11 @@ def run_command(
     seed: int = typer.Option(None, "--seed", help="Seed of sources and instances [42]."),
     delta: float = typer.Option(None, "--delta", help="Δ for Δ-stepping (default: tuned)."),
     config: str = typer.Option(None, "--config", help="A TOML sweep (configs/*.toml)."),
-    out: Path = typer.Option(None, "--out", help="Results folder [results/]."),
+    out: Path | None = OUT,
     verify: bool = typer.Option(True, "--verify/--no-verify", help="Check every answer."),
-    resume: bool = typer.Option(False, "--resume", help="Continue the latest run."),
-    cache_dir: Path = typer.Option(None, "--cache-dir", help="Dataset cache folder."),
-    progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar."),
+    resume: bool = RESUME,
+    cache_dir: Path | None = CACHE_DIR,
+    progress: bool = PROGRESS,
     directed: bool = DIRECTED,
     index_base: str = INDEX_BASE,
     weights: str = WEIGHTS,
@@ -213,10 +214,10 @@ def _threads(spec: list[str]) -> list[int]:
 
 def reproduce_command(
     config: str = typer.Option("smoke", "--config", help="A sweep config [configs/smoke.toml]."),
-    out: Path = typer.Option(None, "--out", help="Results folder [results/]."),
-    resume: bool = typer.Option(False, "--resume", help="Continue the latest run."),
-    cache_dir: Path = typer.Option(None, "--cache-dir", help="Dataset cache folder."),
-    progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar."),
+    out: Path | None = OUT,
+    resume: bool = RESUME,
+    cache_dir: Path | None = CACHE_DIR,
+    progress: bool = PROGRESS,
     order: str = ORDER,
     pin: bool = PIN,
     gap_bin: Path = GAP_BIN,

@@ -19,14 +19,13 @@ from numba import njit
 
 from llpbench.errors import SpecError
 from llpbench.graphs.graph import Graph
+from llpbench.graphs.splitmix import GOLDEN as _GOLDEN
+from llpbench.graphs.splitmix import mix as _mix
 
 # The generators (the registry looks names up here); dag_layers is public but not a generator.
 __all__ = ["kronecker", "mesh", "random_dag", "rmat", "uniform_random"]
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
+_S32 = np.uint64(32)
 _LOW32 = np.uint64(0xFFFFFFFF)
 _MASK64 = (1 << 64) - 1
 # Per-generator stream tags, so that two generators given the same seed draw unrelated numbers.
@@ -35,14 +34,6 @@ _MAX_SCALE = 30  # int32 vertex ids
 
 
 # --------------------------------------------------------------------------- numba kernels
-
-
-@njit(cache=True, inline="always")
-def _mix(z):
-    """The splitmix64 finaliser (Steele, Lea and Flood 2014) on a uint64."""
-    z = (z ^ (z >> _S30)) * _M1
-    z = (z ^ (z >> _S27)) * _M2
-    return z ^ (z >> _S31)
 
 
 @njit(cache=True, inline="always")

@@ -24,6 +24,8 @@ from numba import njit
 
 from llpbench.errors import NegativeWeightError, SpecError
 from llpbench.graphs.graph import Graph
+from llpbench.graphs.splitmix import GOLDEN as _GOLDEN
+from llpbench.graphs.splitmix import mix as _mix
 
 __all__ = ["DEFAULT_WEIGHT_RULE", "WeightRule", "assign_weights", "parse_weight_rule"]
 
@@ -31,10 +33,7 @@ DEFAULT_WEIGHT_RULE = "uniform-int:1:255"
 _FORMS = "uniform-int:LO:HI, uniform-float:LO:HI, uniform:LO..HI, unit, file"
 _MASK64 = (1 << 64) - 1
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
+_S11 = np.uint64(11)
 
 
 @dataclass(frozen=True)
@@ -117,13 +116,6 @@ def parse_weight_rule(rule: str) -> WeightRule:
     if conv is int and hi >= 2**63:
         raise _bad(rule, "HI must be below 2**63")
     return WeightRule(kind, lo, hi)
-
-
-@njit(cache=True, inline="always")
-def _mix(z):
-    z = (z ^ (z >> _S30)) * _M1
-    z = (z ^ (z >> _S27)) * _M2
-    return z ^ (z >> _S31)
 
 
 @njit(cache=True, inline="always")

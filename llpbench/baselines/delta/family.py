@@ -44,10 +44,11 @@ from typing import Any
 
 import numpy as np
 
-from llpbench.errors import FormatError, SpecError
+from llpbench.baselines.entry_cache import read_entries, write_entry
+from llpbench.errors import SpecError
 from llpbench.graphs.graph import Graph
 from llpbench.graphs.sources import pick_sources
-from llpbench.io import sha256_hex, write_json_atomic
+from llpbench.io import sha256_hex
 
 __all__ = [
     "DeltaRule",
@@ -64,6 +65,7 @@ __all__ = [
 
 CACHE_NAME = "delta-families.json"
 CACHE_FORMAT = 1
+_CACHE_WHAT = f"a Δ cache of format {CACHE_FORMAT}; delete it to retune"
 SWEEP = "sweep"  # the rule's ``threads``: tune at each thread count a row runs at
 
 
@@ -410,26 +412,14 @@ def read_cache(path: Path) -> dict[str, dict[str, Any]]:
     FormatError
         If the file is not a cache this version wrote.
     """
-    try:
-        data = json.loads(path.read_text())
-    except FileNotFoundError:
-        return {}
-    except json.JSONDecodeError as exc:
-        raise FormatError(path, exc.lineno, f"invalid JSON ({exc.msg})") from None
-    if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT:
-        raise FormatError(path, None, f"a Δ cache of format {CACHE_FORMAT}; delete it to retune")
-    entries = data.get("families", {})
-    return entries if isinstance(entries, dict) else {}
+    return read_entries(path, CACHE_FORMAT, "families", _CACHE_WHAT)
 
 
 def write_cache(path: Path, result: FamilyDelta) -> None:
     """Record ``result`` under its family and thread count, keeping the other entries (atomic
     replace)."""
-
-    entries = read_cache(path)
-    entries[entry_name(result.family, result.threads)] = result.to_json()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_json_atomic(path, {"format": CACHE_FORMAT, "families": dict(sorted(entries.items()))})
+    name = entry_name(result.family, result.threads)
+    write_entry(path, CACHE_FORMAT, "families", _CACHE_WHAT, name, result.to_json())
 
 
 def reference_for(graph: Graph, rule: DeltaRule) -> str | None:

@@ -30,22 +30,20 @@ from __future__ import annotations
 
 from numba import njit
 
-from llpbench.llp.counters import STEALS
-from llpbench.llp.rawmem import cas, fetch_min, load_relaxed, peek, poke
-from llpbench.llp.sync import PAD, lock_acquire, lock_release
-from llpbench.llp.worklists.storage import SIZE, Stores, ring_pop, ring_push, size_hint
+from llpbench.llp.rawmem import cas
+from llpbench.llp.sync import PAD
+from llpbench.llp.worklists.levels import EMPTY, first_level, level_shift, lower_hint
+from llpbench.llp.worklists.stealing import STEAL_MAX, steal_batch
+from llpbench.llp.worklists.storage import Stores, locked_ring_pop, locked_ring_push, size_hint
 
 NUM_LEVELS = 1024  # a power of two
-STEAL_MAX = 64  # the chunk a thief takes from one bag (Galois' chunk size)
-EMPTY = 2**63 - 1  # the hint when nothing was ever pushed
 
 
 def create(n: int, threads: int, bucket_width: int):
     """One small FIFO per (thread, level slot); the shared hint; per-thread steal scratch."""
     stores = Stores(threads * NUM_LEVELS, 4, extra_words=PAD + threads * STEAL_MAX * 2)
     stores.extra_array()[0] = EMPTY
-    shift = max(0, int(bucket_width).bit_length() - 1)
-    return (stores.meta, stores.locks, stores.extra, shift, threads), stores
+    return (stores.meta, stores.locks, stores.extra, level_shift(bucket_width), threads), stores
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -53,32 +51,21 @@ def push(wl, tid, key, item, ctr):
     meta, locks, control, shift, shared = wl[0], wl[1], wl[2], wl[3], wl[4] > 1
     level = key >> shift
     s = tid * NUM_LEVELS + (level & (NUM_LEVELS - 1))
-    if shared:
-        lock_acquire(locks, s * PAD, ctr)
-    ring_push(meta, s, key, item)
-    if shared:
-        lock_release(locks, s * PAD)
-    if level < load_relaxed(control, 0):
-        fetch_min(control, 0, level)
+    locked_ring_push(meta, locks, s, key, item, shared, ctr)
+    lower_hint(control, level)
 
 
 @njit(nogil=True, cache=True, inline="always")
 def pop(wl, tid, ctr):
     meta, locks, control, nthreads = wl[0], wl[1], wl[2], wl[4]
-    current = load_relaxed(control, 0)
-    if current == EMPTY:
-        current = 0
+    current = first_level(control)
     for i in range(NUM_LEVELS):
         level = current + i
         slot = level & (NUM_LEVELS - 1)
         own = tid * NUM_LEVELS + slot
         found, key, item = False, 0, 0
         if size_hint(meta, own) > 0:
-            if nthreads > 1:
-                lock_acquire(locks, own * PAD, ctr)
-            found, key, item = ring_pop(meta, own)
-            if nthreads > 1:
-                lock_release(locks, own * PAD)
+            found, key, item = locked_ring_pop(meta, locks, own, nthreads > 1, ctr)
         if not found and nthreads > 1:
             found, key, item = _steal_level(meta, locks, control, tid, nthreads, slot, ctr)
         if found:
@@ -90,33 +77,7 @@ def pop(wl, tid, ctr):
 
 @njit(nogil=True, cache=True)
 def _steal_level(meta, locks, control, tid, nthreads, slot, ctr):
-    """Take a chunk from another thread's bag at level ``slot``: return its first pair and
-    file the rest into the thief's own bag there (never two locks at once)."""
+    """Take a chunk (up to half) from another thread's bag at level ``slot``: return its
+    first pair and file the rest into the thief's own bag there."""
     scratch = control + 8 * (PAD + tid * STEAL_MAX * 2)
-    own = tid * NUM_LEVELS + slot
-    for i in range(1, nthreads):
-        victim = ((tid + i) % nthreads) * NUM_LEVELS + slot
-        if size_hint(meta, victim) == 0:
-            continue
-        lock_acquire(locks, victim * PAD, ctr)
-        size = peek(meta, victim * PAD + SIZE)
-        take = min(STEAL_MAX, (size + 1) // 2)
-        got = 0
-        for _ in range(take):
-            found, key, item = ring_pop(meta, victim)
-            if not found:
-                break
-            poke(scratch, 2 * got, key)
-            poke(scratch, 2 * got + 1, item)
-            got += 1
-        lock_release(locks, victim * PAD)
-        if got == 0:
-            continue
-        ctr[STEALS] += 1
-        if got > 1:
-            lock_acquire(locks, own * PAD, ctr)
-            for k in range(1, got):
-                ring_push(meta, own, peek(scratch, 2 * k), peek(scratch, 2 * k + 1))
-            lock_release(locks, own * PAD)
-        return True, peek(scratch, 0), peek(scratch, 1)
-    return False, 0, 0
+    return steal_batch(meta, locks, scratch, tid, nthreads, NUM_LEVELS, slot, True, False, ctr)

@@ -13,51 +13,43 @@ from __future__ import annotations
 
 from numba import njit
 
-from llpbench.llp.rawmem import cas, fetch_min, load_relaxed
-from llpbench.llp.sync import PAD, lock_acquire, lock_release
-from llpbench.llp.worklists.storage import Stores, ring_pop, ring_push, size_hint
+from llpbench.llp.rawmem import cas
+from llpbench.llp.sync import PAD
+from llpbench.llp.worklists.levels import EMPTY, first_level, level_shift, lower_hint
+from llpbench.llp.worklists.storage import (
+    Stores,
+    locked_ring_pop,
+    locked_ring_push,
+    size_hint,
+)
 
 NUM_BUCKETS = 1024  # a power of two
-EMPTY = 2**63 - 1  # the hint when nothing was ever pushed
 
 
 def create(n: int, threads: int, bucket_width: int):
     stores = Stores(NUM_BUCKETS, 64, extra_words=PAD)
     stores.extra_array()[0] = EMPTY
-    shift = max(0, int(bucket_width).bit_length() - 1)
-    return (stores.meta, stores.locks, stores.extra, shift, threads), stores
+    return (stores.meta, stores.locks, stores.extra, level_shift(bucket_width), threads), stores
 
 
 @njit(nogil=True, cache=True, inline="always")
 def push(wl, tid, key, item, ctr):
     meta, locks, control, shift, shared = wl[0], wl[1], wl[2], wl[3], wl[4] > 1
     bucket = key >> shift
-    slot = bucket & (NUM_BUCKETS - 1)
-    if shared:
-        lock_acquire(locks, slot * PAD, ctr)
-    ring_push(meta, slot, key, item)
-    if shared:
-        lock_release(locks, slot * PAD)
-    if bucket < load_relaxed(control, 0):
-        fetch_min(control, 0, bucket)
+    locked_ring_push(meta, locks, bucket & (NUM_BUCKETS - 1), key, item, shared, ctr)
+    lower_hint(control, bucket)
 
 
 @njit(nogil=True, cache=True, inline="always")
 def pop(wl, tid, ctr):
     meta, locks, control, shared = wl[0], wl[1], wl[2], wl[4] > 1
-    current = load_relaxed(control, 0)
-    if current == EMPTY:
-        current = 0
+    current = first_level(control)
     for i in range(NUM_BUCKETS):
         bucket = current + i
         slot = bucket & (NUM_BUCKETS - 1)
         if size_hint(meta, slot) == 0:
             continue
-        if shared:
-            lock_acquire(locks, slot * PAD, ctr)
-        found, key, item = ring_pop(meta, slot)
-        if shared:
-            lock_release(locks, slot * PAD)
+        found, key, item = locked_ring_pop(meta, locks, slot, shared, ctr)
         if found:
             if i > 0:
                 cas(control, 0, current, bucket)

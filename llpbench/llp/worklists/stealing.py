@@ -85,13 +85,25 @@ def steal(meta, locks, scratch, tid, nthreads, ctr, ordered):
     """Steal a batch into thread ``tid``'s scratch; return ``(found, key, item)`` of its first
     pair and file the rest into the thief's own store."""
     mine = scratch + 8 * tid * STEAL_MAX * 2
+    return steal_batch(meta, locks, mine, tid, nthreads, 1, 0, ordered, ordered, ctr)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def steal_batch(meta, locks, mine, tid, nthreads, stride, slot, half, ordered, ctr):
+    """Take a batch of up to ``STEAL_MAX`` pairs from the first other thread's non-empty
+    store ``thread * stride + slot`` (at most ``half`` of it when ``half``), through the
+    scratch words at address ``mine``; return its first pair and file the rest into the
+    thief's own store ``tid * stride + slot`` (never two locks at once). Inlined into its
+    callers, which pass the constants (per-thread stores: stride 1, slot 0; OBIM: a level
+    slot of ``NUM_LEVELS``)."""
+    own = tid * stride + slot
     for i in range(1, nthreads):
-        victim = (tid + i) % nthreads
+        victim = ((tid + i) % nthreads) * stride + slot
         if size_hint(meta, victim) == 0:
             continue
         lock_acquire(locks, victim * PAD, ctr)
         size = peek(meta, victim * PAD + SIZE)
-        take = min(STEAL_MAX, (size + 1) // 2) if ordered else min(STEAL_MAX, size)
+        take = min(STEAL_MAX, (size + 1) // 2) if half else min(STEAL_MAX, size)
         got = 0
         for _ in range(take):
             found, key, item = _take(meta, victim, ordered)
@@ -105,9 +117,9 @@ def steal(meta, locks, scratch, tid, nthreads, ctr, ordered):
             continue
         ctr[STEALS] += 1
         if got > 1:
-            lock_acquire(locks, tid * PAD, ctr)
+            lock_acquire(locks, own * PAD, ctr)
             for k in range(1, got):
-                _put(meta, tid, peek(mine, 2 * k), peek(mine, 2 * k + 1), ordered)
-            lock_release(locks, tid * PAD)
+                _put(meta, own, peek(mine, 2 * k), peek(mine, 2 * k + 1), ordered)
+            lock_release(locks, own * PAD)
         return True, peek(mine, 0), peek(mine, 1)
     return False, 0, 0

@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from llpbench.llp.rawmem import alloc, load_relaxed, peek, poke, release, store_release
-from llpbench.llp.sync import PAD
+from llpbench.llp.sync import PAD, lock_acquire, lock_release
 
 HEAD = 0
 SIZE = 1
@@ -186,3 +186,24 @@ def heap_pop(meta, s):
         poke(addr, 2 * i + 1, last_item)
     store_release(meta, base + SIZE, size)
     return True, key, item
+
+
+@njit(nogil=True, cache=True, inline="always")
+def locked_ring_push(meta, locks, s, key, item, shared, ctr):
+    """:func:`ring_push` under store ``s``'s lock (no lock when not ``shared``)."""
+    if shared:
+        lock_acquire(locks, s * PAD, ctr)
+    ring_push(meta, s, key, item)
+    if shared:
+        lock_release(locks, s * PAD)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def locked_ring_pop(meta, locks, s, shared, ctr):
+    """:func:`ring_pop` under store ``s``'s lock (no lock when not ``shared``)."""
+    if shared:
+        lock_acquire(locks, s * PAD, ctr)
+    found, key, item = ring_pop(meta, s)
+    if shared:
+        lock_release(locks, s * PAD)
+    return found, key, item
