@@ -19,7 +19,7 @@ Two kernels:
   vertices into *thread-local* bins; each thread keeps processing its own copy of the current
   bucket while it stays small (GAP's *bucket fusion*, which saves barriers on long thin
   buckets); then a min-reduction picks the next bucket, every thread appends its local bin for
-  it to the shared frontier (deduplicated with a per-vertex stamp) and a barrier starts the
+  it to the shared frontier (mostly deduplicated with a per-vertex stamp) and a barrier starts the
   next round. Waiting threads yield the core (``sched_yield``), so T may exceed the cores.
 
 Buckets live in a ring of ``W`` slots (a power of two at least ``max_weight / Δ + 2``, so
@@ -45,7 +45,6 @@ from numba.extending import overload
 from llpbench.baselines import BaselineResult
 from llpbench.graphs.graph import Graph
 from llpbench.llp.atomics import (
-    atomic_exchange,
     atomic_fetch_add,
     atomic_load,
     atomic_min,
@@ -592,7 +591,7 @@ def _worker(
                         fmin = b
             pst[P_FARLEN] = kept
             pst[P_FARMIN] = fmin
-        # 5. append this thread's bin for the next bucket to the shared frontier, once per
+        # 5. append this thread's bin for the next bucket to the shared frontier, about once per
         # vertex (the same bucket may span rounds, so the stamp is the round)
         s = nb & mask
         if size[s] > 0:
@@ -607,7 +606,8 @@ def _worker(
                     v = pool[c * CHUNK + j]
                     if _bucket(atomic_load(dist, v), delta, shift) < nb:
                         n_stale += 1
-                    elif atomic_exchange(mark, v, rnd) != rnd:
+                    elif mark[v] != rnd:  # plain load and store, no locked exchange: a
+                        mark[v] = rnd  # race lets a vertex in twice, and that is harmless
                         tmp[m] = v
                         m += 1
                 if m > 0:
