@@ -12,6 +12,7 @@ from llpbench.baselines import BaselineResult
 from llpbench.baselines.delta.family import delta_grid
 from llpbench.baselines.delta.stepping import (
     INIT_CHUNKS,
+    _shift_of,
     default_delta,
     delta_stepping,
     resolve_delta,
@@ -204,3 +205,13 @@ def test_one_thread_reports_cpu_time_and_no_stale_relaxations_twice(kron_int):
     reached = int(np.isfinite(res.answer).sum())
     assert reached <= c["processed"] <= c["improved"] + 1
     assert delta_stepping(kron_int, 0, threads=2).cpu_seconds is None
+
+
+@pytest.mark.parametrize("delta", [2, 3, 128, 129, 2**40, 2**40 + 1])
+def test_power_of_two_delta_buckets_by_shift_with_the_same_answers(kron_int, delta):
+    # a power-of-two Δ buckets by a shift, any other by a division: both exact, same rounds
+    assert _shift_of(delta) == {2: 1, 3: -1, 128: 7, 129: -1, 2**40: 40, 2**40 + 1: -1}[delta]
+    want = reference(kron_int, 0)
+    for threads in (1, 2):
+        res = delta_stepping(kron_int, 0, threads=threads, delta=delta)
+        assert_same(res.answer, want, True)

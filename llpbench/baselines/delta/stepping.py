@@ -19,7 +19,7 @@ Two kernels:
   vertices into *thread-local* bins; each thread keeps processing its own copy of the current
   bucket while it stays small (GAP's *bucket fusion*, which saves barriers on long thin
   buckets); then a min-reduction picks the next bucket, every thread appends its local bin for
-  it to the shared frontier (deduplicated with a per-vertex stamp) and a barrier starts the
+  it to the shared frontier (mostly deduplicated with a per-vertex stamp) and a barrier starts the
   next round. Waiting threads yield the core (``sched_yield``), so T may exceed the cores.
 
 Buckets live in a ring of ``W`` slots (a power of two at least ``max_weight / Δ + 2``, so
@@ -45,7 +45,6 @@ from numba.extending import overload
 from llpbench.baselines import BaselineResult
 from llpbench.graphs.graph import Graph
 from llpbench.llp.atomics import (
-    atomic_exchange,
     atomic_fetch_add,
     atomic_load,
     atomic_min,
@@ -119,21 +118,25 @@ SH_SLOTS = 11 * _PAD
 # --------------------------------------------------------------------------- bucket index
 
 
-def _bucket(d, delta):  # pragma: no cover - replaced by the overload in compiled code
+def _bucket(d, delta, shift):  # pragma: no cover - replaced by the overload in compiled code
     raise NotImplementedError
 
 
 @overload(_bucket)
-def _bucket_impl(d, delta):
-    """``floor(d / Δ)``: exact integer division for int64, monotone ``floor`` for float64."""
+def _bucket_impl(d, delta, shift):
+    """``floor(d / Δ)``: exact integer division for int64 (a shift by ``shift`` when Δ is
+    ``2**shift``, else ``shift`` is -1), monotone ``floor`` for float64. Distances are never
+    negative, so the shift equals the division; it saves a divide per improved distance."""
     if isinstance(d, types.Integer):
 
-        def int_impl(d, delta):
+        def int_impl(d, delta, shift):
+            if shift >= 0:
+                return min(d >> shift, BIN_CAP)
             return min(d // delta, BIN_CAP)
 
         return int_impl
 
-    def float_impl(d, delta):
+    def float_impl(d, delta, shift):
         return np.int64(min(np.floor(d / delta), FLOAT_BIN_CAP))
 
     return float_impl
@@ -149,18 +152,18 @@ def _bucket_start_impl(b, delta):
     return lambda b, delta: b * delta
 
 
-def _below(d, b, start, delta):  # pragma: no cover - replaced by the overload in compiled code
+def _below(d, b, start, delta, shift):  # pragma: no cover - replaced by the overload
     raise NotImplementedError
 
 
 @overload(_below)
-def _below_impl(d, b, start, delta):
+def _below_impl(d, b, start, delta, shift):
     """Whether distance ``d`` lies below bucket ``b`` (whose smallest distance is ``start``):
     one comparison for integers (GAP's ``dist[u] >= delta * bin``), the exact bucket for
     floats, where ``b * Δ`` and ``floor(d / Δ)`` may round differently."""
     if isinstance(d, types.Integer):
-        return lambda d, b, start, delta: d < start
-    return lambda d, b, start, delta: _bucket(d, delta) < b
+        return lambda d, b, start, delta, shift: d < start
+    return lambda d, b, start, delta, shift: _bucket(d, delta, shift) < b
 
 
 # --------------------------------------------------------------------------- bins
@@ -222,7 +225,7 @@ def _grow_far(far, length, need):
 
 
 @njit(nogil=True, cache=True)
-def _solve_serial(indptr, indices, weights, dist, source, delta, ring, ctr):
+def _solve_serial(indptr, indices, weights, step, dist, source, delta, shift, ring, ctr):
     """Δ-stepping on one thread; ``dist`` holds inf/INT_INF everywhere except the source.
 
     GAP's shape without its threads: bucket ``b`` is an append-only list of chunks in ring
@@ -250,7 +253,7 @@ def _solve_serial(indptr, indices, weights, dist, source, delta, ring, ctr):
     far_len = 0
     far_min = NO_BIN
     in_ring = 1
-    cur = _bucket(dist[source], delta)
+    cur = _bucket(dist[source], delta, shift)
     c0 = _new_chunk(cnext, ccount, pst)
     pool[c0 * CHUNK] = source
     ccount[c0] = 1
@@ -282,7 +285,7 @@ def _solve_serial(indptr, indices, weights, dist, source, delta, ring, ctr):
                 for k in range(cnt):
                     u = pool[c * CHUNK + k]
                     du = dist[u]
-                    if _below(du, cur, lo_dist, delta):
+                    if _below(du, cur, lo_dist, delta, shift):
                         n_stale += 1  # lowered since, and relaxed in an earlier bucket
                         continue
                     n_processed += 1
@@ -290,12 +293,14 @@ def _solve_serial(indptr, indices, weights, dist, source, delta, ring, ctr):
                     hi = indptr[u + 1]
                     n_relax += hi - lo
                     for e in range(lo, hi):
-                        v = indices[e]
-                        nd = du + weights[e]
-                        if nd < dist[v]:
-                            dist[v] = nd
+                        ue = np.uint64(e * step)  # unsigned: no negative-index wraparound
+                        v = indices[ue]
+                        nd = du + weights[ue]
+                        uv = np.uint64(v)
+                        if nd < dist[uv]:
+                            dist[uv] = nd
                             n_improved += 1
-                            b = _bucket(nd, delta)
+                            b = _bucket(nd, delta, shift)
                             if b - cur < ring:
                                 s = b & mask
                                 t = tail[s]
@@ -333,7 +338,7 @@ def _solve_serial(indptr, indices, weights, dist, source, delta, ring, ctr):
             exact = NO_BIN
             for j in range(far_len):
                 x = far[j]
-                exact = min(exact, _bucket(dist[x], delta))
+                exact = min(exact, _bucket(dist[x], delta, shift))
             nb = min(nb, exact)
             kept = 0
             far_min = NO_BIN
@@ -342,7 +347,7 @@ def _solve_serial(indptr, indices, weights, dist, source, delta, ring, ctr):
                 pool, cnext, ccount = _grow_pool(pool, cnext, ccount, pst, need)
             for j in range(far_len):
                 x = far[j]
-                b = _bucket(dist[x], delta)
+                b = _bucket(dist[x], delta, shift)
                 if b < cur:
                     n_stale += 1  # lowered since, and relaxed in an earlier bucket
                     continue
@@ -396,7 +401,10 @@ def _barrier(sh, nthreads):
 
 
 @njit(nogil=True, cache=True)
-def _worker(tid, nthreads, indptr, indices, weights, dist, delta, ring, frontier, mark, sh, ctr):
+def _worker(
+    tid, nthreads, indptr, indices, weights, step, dist, delta, shift, ring, frontier, mark, sh,
+    ctr,
+):
     """One of T threads running GAP's parallel Δ-stepping (see the module docstring)."""
     mask = ring - 1
     row = ctr[tid]
@@ -475,7 +483,7 @@ def _worker(tid, nthreads, indptr, indices, weights, dist, delta, ring, frontier
             for k in range(start, stop):
                 u = batch[k]
                 du = atomic_load(dist, u)
-                if _below(du, cur, lo_dist, delta):
+                if _below(du, cur, lo_dist, delta, shift):
                     n_stale += 1
                     continue
                 if fusing:
@@ -485,12 +493,13 @@ def _worker(tid, nthreads, indptr, indices, weights, dist, delta, ring, frontier
                 n_processed += 1
                 n_relax += hi - lo
                 for e in range(lo, hi):
-                    v = indices[e]
-                    nd = du + weights[e]
+                    ue = np.uint64(e * step)  # unsigned: no negative-index wraparound
+                    v = indices[ue]
+                    nd = du + weights[ue]
                     if nd < atomic_load(dist, v):
                         if nd < atomic_min(dist, v, nd):
                             n_improved += 1
-                            b = _bucket(nd, delta)
+                            b = _bucket(nd, delta, shift)
                             if b - cur < ring:
                                 s = b & mask
                                 t = tail[s]
@@ -554,7 +563,7 @@ def _worker(tid, nthreads, indptr, indices, weights, dist, delta, ring, frontier
                 pool, cnext, ccount = _grow_pool(pool, cnext, ccount, pst, need)
             for j in range(nfar):
                 v = far[j]
-                b = _bucket(atomic_load(dist, v), delta)
+                b = _bucket(atomic_load(dist, v), delta, shift)
                 if b < nb:
                     n_stale += 1  # it was lowered and processed in an earlier bucket
                 elif b - nb < ring:
@@ -582,7 +591,7 @@ def _worker(tid, nthreads, indptr, indices, weights, dist, delta, ring, frontier
                         fmin = b
             pst[P_FARLEN] = kept
             pst[P_FARMIN] = fmin
-        # 5. append this thread's bin for the next bucket to the shared frontier, once per
+        # 5. append this thread's bin for the next bucket to the shared frontier, about once per
         # vertex (the same bucket may span rounds, so the stamp is the round)
         s = nb & mask
         if size[s] > 0:
@@ -595,9 +604,10 @@ def _worker(tid, nthreads, indptr, indices, weights, dist, delta, ring, frontier
                 m = 0
                 for j in range(ccount[c]):
                     v = pool[c * CHUNK + j]
-                    if _bucket(atomic_load(dist, v), delta) < nb:
+                    if _bucket(atomic_load(dist, v), delta, shift) < nb:
                         n_stale += 1
-                    elif atomic_exchange(mark, v, rnd) != rnd:
+                    elif mark[v] != rnd:  # plain load and store, no locked exchange: a
+                        mark[v] = rnd  # race lets a vertex in twice, and that is harmless
                         tmp[m] = v
                         m += 1
                 if m > 0:
@@ -696,6 +706,24 @@ def _ring_size(graph: Graph, delta: int | float, cap: int) -> int:
     return ring
 
 
+def _shift_of(delta: int) -> int:
+    """log2(Δ) when the integer Δ is a power of two (buckets by a shift), else -1."""
+    return delta.bit_length() - 1 if delta & (delta - 1) == 0 else -1
+
+
+def _interleaved(graph: Graph) -> tuple[np.ndarray, np.ndarray, int]:
+    """The packed int32 arcs as two *contiguous* arrays read at even positions (step 2):
+    ``flat[2e]`` is arc e's head and ``flat[1:][2e]`` its weight. The strided views of
+    :attr:`Graph.packed_arcs` are typed ``'A'`` layout by numba, which then reads each
+    element's stride from memory and multiplies by it in the innermost loop."""
+    heads, weights = graph.packed_arcs
+    arcs = heads.base
+    if arcs is None or arcs.shape != (graph.m, 2) or not arcs.flags.c_contiguous:
+        arcs = np.stack([heads, weights], axis=1)
+    flat = arcs.reshape(-1)
+    return flat, flat[1:], 2
+
+
 def delta_stepping(
     graph: Graph, source: int, *, threads: int = 1, delta: float | None = None
 ) -> BaselineResult:
@@ -748,20 +776,24 @@ def delta_stepping(
     delta_used = resolve_delta(graph, delta)
     integer = graph.integer_weights
     indptr, indices, weights = graph.indptr, graph.indices, graph.weights
+    step = 1
     dtype, inf = distance_type(graph)
     if integer:
         kdelta = np.int64(delta_used)
         if dtype == np.int32:
-            indices, weights = graph.packed_arcs
+            indices, weights, step = _interleaved(graph)
     else:
         kdelta = np.float64(delta_used)
+    kshift = np.int64(_shift_of(delta_used) if integer else -1)
     dist = np.full(n, inf, dtype=dtype)
     dist[source] = 0
     ctr = np.zeros((threads, ROW), dtype=np.int64)
 
     if threads == 1:
         ring = _ring_size(graph, delta_used, MAX_RING_SERIAL)
-        args = (indptr, indices, weights, dist, np.int64(source), kdelta, np.int64(ring), ctr)
+        args = (indptr, indices, weights, np.int64(step), dist, np.int64(source), kdelta, kshift,
+            np.int64(ring), ctr,
+        )
         compile_s, _ = compile_kernel(_solve_serial, args)
         c0, t0 = time.thread_time(), time.perf_counter()
         _solve_serial(*args)
@@ -777,7 +809,10 @@ def delta_stepping(
         sh[SH_BIN] = int(dist[source] // kdelta)  # bucket 0
         sh[SH_BIN + _PAD] = int(NO_BIN)
         sh[SH_SIZE] = 1
-        common = (indptr, indices, weights, dist, kdelta, np.int64(ring), frontier, mark, sh, ctr)
+        common = (
+            indptr, indices, weights, np.int64(step), dist, kdelta, kshift, np.int64(ring),
+            frontier, mark, sh, ctr,
+        )
         seconds, compile_s = launch_workers(_worker, threads, common, sh, SH_READY, SH_GO)
         cpu_seconds = None
 
