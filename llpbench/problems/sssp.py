@@ -30,9 +30,9 @@ from numba import njit
 from llpbench.baselines import BaselineResult
 from llpbench.graphs.graph import Graph
 from llpbench.graphs.independent import checks_reading, dispute_of
-from llpbench.llp.atomics import atomic_load
+from llpbench.llp.atomics import atomic_load, atomic_min
 from llpbench.llp.contract import Instance
-from llpbench.problems.arc_kernels import lower_counted, relax, report_arcs
+from llpbench.llp.counters import ADVANCES, RETRIES
 
 NAME = "sssp"
 INPUT = "graph"
@@ -69,8 +69,17 @@ def forbidden(inst, state, j):
 
 @njit(nogil=True, cache=True)
 def advance(inst, state, j, out, ctr):
-    lower_counted(state, j, _best_in(inst, state, j), ctr)
-    return report_arcs(inst[0], inst[1], j, out)
+    indptr, indices = inst[0], inst[1]
+    best = _best_in(inst, state, j)
+    if best < atomic_min(state, j, best):
+        ctr[ADVANCES] += 1
+    else:
+        ctr[RETRIES] += 1
+    k = 0
+    for e in range(indptr[j], indptr[j + 1]):
+        out[k] = indices[e]
+        k += 1
+    return k
 
 
 @njit(nogil=True, cache=True)
@@ -79,7 +88,15 @@ def work(inst, state, j, out, ctr):
     dj = atomic_load(state, j)
     k = 0
     for e in range(indptr[j], indptr[j + 1]):
-        k = relax(state, indices[e], dj + weights[e], out, k, ctr)
+        v = indices[e]
+        cand = dj + weights[e]
+        if cand < atomic_load(state, v):
+            if cand < atomic_min(state, v, cand):
+                out[k] = v
+                k += 1
+                ctr[ADVANCES] += 1
+            else:
+                ctr[RETRIES] += 1
     return k
 
 

@@ -50,7 +50,6 @@ from llpbench.graphs.independent import checks_reading, dispute_of
 from llpbench.llp.atomics import atomic_cas, atomic_load
 from llpbench.llp.contract import Instance
 from llpbench.llp.counters import ADVANCES, RETRIES
-from llpbench.problems.arc_kernels import report_arcs
 
 NAME = "transitive-closure"
 INPUT = "size"
@@ -114,7 +113,11 @@ def advance(inst, state, j, out, ctr):
             changed |= _or_word(state, base + w, acc, ctr)
     if changed:
         ctr[ADVANCES] += 1
-    return report_arcs(rptr, rsrc, j, out)
+    k = 0
+    for e in range(rptr[j], rptr[j + 1]):
+        out[k] = rsrc[e]
+        k += 1
+    return k
 
 
 @njit(nogil=True, cache=True)
