@@ -6,6 +6,7 @@ and updated in one place so that both refuse a foreign file the same way.
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -43,3 +44,25 @@ def write_entry(
     entries[name] = entry
     path.parent.mkdir(parents=True, exist_ok=True)
     write_json_atomic(path, {"format": fmt, field: dict(sorted(entries.items()))})
+
+
+class CachedEntry:
+    """Mixin for a dataclass stored as one entry: its ``cached`` field says it was read back
+    (never written), and ``load`` (the load averages it was measured under) is a tuple.
+    A subclass turns its own nested fields back with :meth:`decode`."""
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)  # type: ignore[call-overload]
+        d.pop("cached")
+        return d
+
+    @classmethod
+    def decode(cls, d: dict[str, Any]) -> dict[str, Any]:
+        """The subclass's fields from their JSON form (``d`` is a copy it may change)."""
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]):
+        d = cls.decode(dict(d))
+        d["load"] = tuple(d.get("load", (0.0, 0.0, 0.0)))
+        return cls(**d, cached=True)

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from llpbench.baselines.entry_cache import read_entries, write_entry
+from llpbench.baselines.entry_cache import CachedEntry, read_entries, write_entry
 from llpbench.baselines.gap import GapError, check_same_graph, export_for_gap, run_gap
 from llpbench.errors import SpecError
 from llpbench.graphs.graph import Graph
@@ -102,7 +102,7 @@ def best_delta(stats: Sequence[tuple[int, float]]) -> int:
 
 
 @dataclass
-class GapDelta:
+class GapDelta(CachedEntry):
     """GAP's Δ for one family at one thread count, and the grid it was chosen from."""
 
     family: str
@@ -116,17 +116,10 @@ class GapDelta:
     load: tuple[float, float, float] = (0.0, 0.0, 0.0)
     cached: bool = field(default=False, compare=False)
 
-    def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
-        d.pop("cached")
-        return d
-
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> GapDelta:
-        d = dict(d)
+    def decode(cls, d: dict[str, Any]) -> dict[str, Any]:
         d["grid"] = [(int(a), float(b)) for a, b in d["grid"]]
-        d["load"] = tuple(d.get("load", (0.0, 0.0, 0.0)))
-        return cls(**d, cached=True)
+        return d
 
 
 def binary_digest(gap_bin: str | os.PathLike[str]) -> str:

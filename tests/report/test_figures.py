@@ -6,20 +6,9 @@ import pytest
 
 from llpbench.report import write_all_reports
 from llpbench.report.figures import NoDataError, plot_scaling, plot_worklists
-from llpbench.report.store import load_runs
 from tests.report import GRAPHS, THREADS, write_run
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-
-
-@pytest.fixture
-def run_dir(tmp_path):
-    return write_run(tmp_path / "results")
-
-
-@pytest.fixture
-def runs(run_dir):
-    return load_runs(run_dir)
 
 
 def assert_images(paths, run_dir):

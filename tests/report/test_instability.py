@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import pandas as pd
-import pytest
 
 from llpbench.report import tables
 from llpbench.report.instability import instability_note, instability_table, instance_reasons
 from llpbench.report.store import load_runs
-from tests.report import write_run
 
 
 def _reps(*seconds: float) -> pd.DataFrame:
@@ -34,11 +32,6 @@ def test_a_slow_first_repetition_is_named_as_such():
     assert any(r.startswith("first repetition 1.6") for r in reasons)
     # the same value later in the series is not a first-repetition outlier
     assert not any("first" in r for r in instance_reasons(_reps(1.0, 1.6, 1.01, 0.99, 1.0)))
-
-
-@pytest.fixture
-def run_dir(tmp_path):
-    return write_run(tmp_path / "results")
 
 
 def _make_unstable(run_dir, graph="g-alpha", config="worklist/ptwb", threads=4):

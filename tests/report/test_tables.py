@@ -36,17 +36,6 @@ from tests.report import (
     write_run,
 )
 
-
-@pytest.fixture
-def run_dir(tmp_path):
-    return write_run(tmp_path / "results")
-
-
-@pytest.fixture
-def runs(run_dir):
-    return load_runs(run_dir)
-
-
 # --------------------------------------------------------------------------- store
 
 

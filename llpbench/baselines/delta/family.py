@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from llpbench.baselines.entry_cache import read_entries, write_entry
+from llpbench.baselines.entry_cache import CachedEntry, read_entries, write_entry
 from llpbench.errors import SpecError
 from llpbench.graphs.graph import Graph
 from llpbench.graphs.sources import pick_sources
@@ -323,7 +323,7 @@ def measure_grid(
 
 
 @dataclass
-class FamilyDelta:
+class FamilyDelta(CachedEntry):
     """A family's Δ, how it was chosen, and the grid it was chosen from."""
 
     family: str
@@ -339,17 +339,10 @@ class FamilyDelta:
     threads: int = 1  # the thread count the grid was timed at
     cached: bool = False
 
-    def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
-        d.pop("cached")
-        return d
-
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> FamilyDelta:
-        d = dict(d)
+    def decode(cls, d: dict[str, Any]) -> dict[str, Any]:
         d["grid"] = [GridPoint(**p) for p in d["grid"]]
-        d["load"] = tuple(d.get("load", (0.0, 0.0, 0.0)))
-        return cls(**d, cached=True)
+        return d
 
 
 def cache_key(rule: DeltaRule, reference: str, threads: int = 1) -> str:
