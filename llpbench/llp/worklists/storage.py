@@ -1,11 +1,11 @@
 """Growable ring buffers and binary heaps of ``(key, item)`` pairs for the worklists.
 
 A worklist owns several *stores* (one per thread, or one per bucket). Store ``s`` keeps its
-pairs in a ``malloc``'ed int64 buffer; its head, size, buffer address and capacity are words
-of the ``meta`` block at ``s * PAD``. Everything is reached through int64 addresses, never
-arrays, so that the hot path touches no shared reference count (see
-:mod:`llpbench.llp.rawmem`). Every operation here must run under the store's lock (see
-:mod:`llpbench.llp.sync`); only :func:`size_hint` may be read without it.
+pairs in a ``malloc``'ed int64 buffer of a power-of-two capacity (a ring position is a mask);
+its head, size, buffer address and capacity are words of the ``meta`` block at ``s * PAD``.
+Everything is reached through int64 addresses, never arrays, so that the hot path touches no
+shared reference count (see :mod:`llpbench.llp.rawmem`). Every operation here must run under
+the store's lock (see :mod:`llpbench.llp.sync`); only :func:`size_hint` may be read without it.
 """
 
 from __future__ import annotations
@@ -43,6 +43,12 @@ def _free_stores(meta, count):
         poke(meta, s * PAD + ADDR, 0)
 
 
+def ring_capacity(capacity: int) -> int:
+    """``capacity`` rounded up to a power of two (at least 4): a ring position is then a mask,
+    not the integer division a ``%`` by a run-time capacity costs on every push and pop."""
+    return 1 << (max(int(capacity), 4) - 1).bit_length()
+
+
 class Stores:
     """``count`` empty stores and their locks; owns the memory until :meth:`close`.
 
@@ -52,6 +58,7 @@ class Stores:
     """
 
     def __init__(self, count: int, capacity: int = INITIAL_CAPACITY, extra_words: int = 0):
+        capacity = ring_capacity(capacity)
         self.count = count
         self._meta = np.zeros(count * PAD, dtype=np.int64)
         self._locks = np.zeros(count * PAD, dtype=np.int64)
@@ -59,7 +66,7 @@ class Stores:
         self.meta = self._meta.ctypes.data
         self.locks = self._locks.ctypes.data
         self.extra = self._extra.ctypes.data  # worklist-specific words (scratch, control)
-        if not _alloc_stores(self.meta, count, max(int(capacity), 4)):
+        if not _alloc_stores(self.meta, count, capacity):
             _free_stores(self.meta, count)
             raise MemoryError(f"cannot allocate {count} worklist stores")
         self._finalizer = weakref.finalize(self, _free_stores, self.meta, count)
@@ -91,7 +98,7 @@ def _grow(meta, s, ring):
     if new == 0:
         raise MemoryError("a worklist store could not grow")
     for i in range(peek(meta, base + SIZE)):
-        p = (head + i) % cap
+        p = (head + i) & (cap - 1)
         poke(new, 2 * i, peek(old, 2 * p))
         poke(new, 2 * i + 1, peek(old, 2 * p + 1))
     release(old)
@@ -107,7 +114,7 @@ def ring_push(meta, s, key, item):
     size = peek(meta, base + SIZE)
     if size == peek(meta, base + CAP):
         _grow(meta, s, True)
-    p = (peek(meta, base + HEAD) + size) % peek(meta, base + CAP)
+    p = (peek(meta, base + HEAD) + size) & (peek(meta, base + CAP) - 1)
     addr = peek(meta, base + ADDR)
     poke(addr, 2 * p, key)
     poke(addr, 2 * p + 1, item)
@@ -125,7 +132,7 @@ def ring_pop(meta, s):
     addr = peek(meta, base + ADDR)
     key = peek(addr, 2 * head)
     item = peek(addr, 2 * head + 1)
-    poke(meta, base + HEAD, (head + 1) % peek(meta, base + CAP))
+    poke(meta, base + HEAD, (head + 1) & (peek(meta, base + CAP) - 1))
     store_release(meta, base + SIZE, size - 1)
     return True, key, item
 
