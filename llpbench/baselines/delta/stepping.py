@@ -66,7 +66,9 @@ MAX_RING_SERIAL = 1 << 16  # ring slots, one thread (int32 heads: 256 KiB)
 MAX_RING_PARALLEL = 1 << 12  # ring slots per thread (four int64 arrays each)
 CHUNK = 256  # items per chunk of a thread-local bin
 INIT_CHUNKS = 16  # chunks per thread before the pool first grows
-GRAIN = 64  # frontier items claimed at a time (GAP: schedule(dynamic, 64))
+GRAIN = 64  # frontier items claimed at a time (GAP: schedule(dynamic, 64)) ...
+GRAIN_MIN = 4  # ... down to this many when the frontier is small:
+GRAIN_SPLIT = 8  # about this many grains per thread at least
 FUSE_LIMIT = 1000  # GAP's kBinSizeThreshold: fuse the current bucket while below this
 
 # Counter slots (one padded row per thread).
@@ -437,23 +439,27 @@ def _worker(
         rnd += 1
         if tid == 0:
             row[C_BUCKETS] += 1
-        # 1-2. the shared frontier (the current bucket), claimed GRAIN items at a time, then
+        # 1-2. the shared frontier (the current bucket), claimed a grain at a time, then
         # bucket fusion: this thread's own part of the bucket, chunk by chunk, while it stays
         # small. Work comes in batches (a grain, or a chunk); room for everything a batch may
         # push is made before it, so arrays are replaced once per batch, never per vertex
         # (numba pays two atomic reference-count updates per replaced array and iteration).
         fsize = atomic_load(sh, SH_SIZE + par * _PAD)
+        # small frontiers are claimed in smaller grains: on a road network a round starts from a
+        # few hundred vertices, and each thread's share of them seeds all that it fuses after
+        # (GAP's fixed grain of 64 hands 100 items out as 64 and 36)
+        grain = min(GRAIN, max(GRAIN_MIN, fsize // (GRAIN_SPLIT * nthreads)))
         cslot = cur & mask
         lo_dist = _bucket_start(cur, delta)
         fusing = False
         c = -1
         while True:
             if not fusing:
-                i = atomic_fetch_add(sh, SH_CURSOR + par * _PAD, GRAIN)
+                i = atomic_fetch_add(sh, SH_CURSOR + par * _PAD, grain)
                 if i >= fsize:
                     fusing = True
                     continue
-                stop = min(i + GRAIN, fsize)
+                stop = min(i + grain, fsize)
                 batch = frontier
                 start = i
             else:
