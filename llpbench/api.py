@@ -134,7 +134,7 @@ def solve(
         mismatch=mismatch,
         meta={k: v for k, v in inst.meta.items() if k != "graph"},
         params=inst.params,
-        bucket_width=inst.bucket_width if result.worklist == "bucketed" else None,
+        bucket_width=inst.bucket_width if result.worklist in BY_LEVEL else None,
     )
 
 

@@ -84,3 +84,15 @@ def test_the_tuned_delta_is_the_bucket_width_and_the_baselines_delta(tmp_path):
     res = sssp.BASELINES["delta-stepping"](inst, 1, **baseline_params(sssp, "delta-stepping",
                                                                       inst.params))
     assert res.params["delta"] == 5
+
+
+def test_solve_reports_the_tuned_bucket_width_of_every_level_worklist(tmp_path):
+    from llpbench import solve
+    from llpbench.llp.worklists import BY_LEVEL
+
+    kron = load_graph("tiny-kron", cache_dir=tmp_path)
+    seed_family_delta(tmp_path, kron, 6)
+    for worklist in BY_LEVEL:
+        sol = solve(kron, worklist=worklist, cache_dir=tmp_path)
+        assert sol.verified and sol.bucket_width == 6, worklist
+    assert solve(kron, worklist="ptwb", cache_dir=tmp_path).bucket_width is None
