@@ -302,12 +302,12 @@ class Runner:
 
     def _row(self, cell, rep, inst, out: Outcome, compile_s, verified) -> dict[str, Any]:
         graph = inst.meta.get("graph") if isinstance(inst.meta.get("graph"), Graph) else None
-        answer = np.asarray(out.answer if out.answer is not None else np.zeros(0))
-        reached = (
-            out.reached if out.answer is None
-            else int(np.isfinite(answer).sum()) if graph is not None and answer.dtype.kind == "f"
-            else inst.n
-        )
+        if out.answer is None:  # a program that prints no answer (its count), or a floor
+            reached = out.reached
+        elif graph is not None and np.asarray(out.answer).dtype.kind == "f":
+            reached = int(np.isfinite(out.answer).sum())
+        else:
+            reached = inst.n
         row = cell.key(rep)
         row.update(
             family=graph.family if graph is not None else "generated",

@@ -24,7 +24,7 @@ from llpbench.graphs.graph import Graph
 
 __all__ = ["Rule", "TunedParams", "tuned_names"]
 
-#: ``rule(graph, *, cache_dir, say) -> (value, record)``
+#: ``rule(graph, *, cache_dir, say, threads) -> (value, record)``
 Rule = Callable[..., tuple[Any, dict[str, Any]]]
 
 

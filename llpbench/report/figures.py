@@ -33,6 +33,7 @@ from matplotlib.ticker import NullFormatter, NullLocator  # noqa: E402
 
 from llpbench.errors import LlpbenchError  # noqa: E402
 from llpbench.io import atomic_path  # noqa: E402
+from llpbench.llp.worklists import WORKLISTS  # noqa: E402
 from llpbench.problems import PROBLEMS  # noqa: E402
 from llpbench.report import layout  # noqa: E402
 from llpbench.report.oversubscription import core_count, oversubscription_title  # noqa: E402
@@ -42,7 +43,7 @@ from llpbench.report.tables import cell_stats  # noqa: E402
 
 FIGURES_DIR = "figures"
 FORMATS = ("png", "svg")
-WORKLIST_ORDER = ("swb", "ptwb", "ptcf", "bucketed")
+WORKLIST_ORDER = tuple(WORKLISTS)  # the registry's order: the paper's four, then the others
 #: Counters of Figure 6's second panel: each one is time a policy spends not advancing.
 EXPLAINING_COUNTERS = ("stale", "retries", "contention", "steals")
 LLP_COLORS = plt.get_cmap("tab10").colors
