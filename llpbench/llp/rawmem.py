@@ -105,6 +105,13 @@ fetch_add = intrinsic(_rmw("add"))
 fetch_add.__doc__ = "Atomic add; returns the old value."
 
 
+@njit(nogil=True, cache=True, inline="always")
+def bump(address, index, by):
+    """Add ``by`` to the int64 word ``index`` at ``address`` (plain, not atomic): a counter
+    of a thread's own row, reached by address (see the module docstring)."""
+    poke(address, index, peek(address, index) + by)
+
+
 @njit(nogil=True, cache=True)
 def alloc(words):
     """``words`` int64 of uninitialised memory (0 if the allocation failed)."""

@@ -17,6 +17,7 @@ a previous process compiled the same kernel.
 
 from __future__ import annotations
 
+import importlib
 import os
 import time
 from dataclasses import dataclass, field
@@ -108,6 +109,8 @@ def solve_llp(
     # One counter row and one output buffer per thread, each its own array (see rawmem).
     rows = [C.new_counters(1)[0] for _ in range(threads)]
     bufs = [np.empty(max(1, instance.max_out), dtype=np.int64) for _ in range(threads)]
+    fuse = getattr(importlib.import_module(WORKLISTS[worklist]), "FUSE", 1) if worklist else 1
+    runs = [np.empty(2 * fuse, dtype=np.int64) for _ in range(threads)]
     ctl = sync.new_control()
     work = np.ascontiguousarray(instance.init_work, dtype=np.int64)
     compile_s = 0.0
@@ -143,13 +146,15 @@ def solve_llp(
         else:
             wl, owner = _create_worklist(worklist, instance, threads)
             compiled(module.seed, (wl, inst, state, work, threads, ctl, rows[0]))
-            compiled(module.worker, (0, inst, state, wl, ctl, rows[0], bufs[0]))
+            compiled(module.worker, (0, inst, state, wl, ctl, rows[0], bufs[0], runs[0]))
             delay = slow_worklist_seconds(worklist)
             t0 = time.perf_counter()
             module.seed(wl, inst, state, work, threads, ctl, rows[0])
             _sleep(delay)
             seed_s = time.perf_counter() - t0
-            args = [(t, inst, state, wl, ctl, rows[t], bufs[t]) for t in range(threads)]
+            args = [
+                (t, inst, state, wl, ctl, rows[t], bufs[t], runs[t]) for t in range(threads)
+            ]
             seconds = run_threads(module.worker, args, ctl) + seed_s
     finally:
         if owner is not None:
@@ -203,8 +208,6 @@ def _sleep(seconds: float) -> None:
 
 def _create_worklist(worklist: str, instance: Instance, threads: int):
     """``(wl, owner)``: the worklist's words for compiled code, and the owner of its memory."""
-    import importlib
-
     return importlib.import_module(WORKLISTS[worklist]).create(
         instance.n, threads, instance.bucket_width
     )

@@ -85,11 +85,13 @@ def advance(inst, state, j, out, ctr):
 @njit(nogil=True, cache=True)
 def work(inst, state, j, out, ctr):
     indptr, indices, weights = inst[0], inst[1], inst[2]
-    dj = atomic_load(state, j)
+    uj = np.uint64(j)  # unsigned indices: no negative-index wraparound test in the loop
+    dj = atomic_load(state, uj)
     k = 0
-    for e in range(indptr[j], indptr[j + 1]):
-        v = indices[e]
-        cand = dj + weights[e]
+    for e in range(indptr[uj], indptr[uj + np.uint64(1)]):
+        ue = np.uint64(e)
+        v = np.uint64(indices[ue])
+        cand = dj + weights[ue]
         if cand < atomic_load(state, v):
             if cand < atomic_min(state, v, cand):
                 out[k] = v

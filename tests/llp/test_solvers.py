@@ -191,3 +191,45 @@ def test_obim_is_exact_on_several_graphs_at_its_tuned_width(real_graphs, threads
         assert c["items"] == c["pushes"] and 0 <= c["stale"] < c["items"]
         if threads == 1:
             assert c["steals"] == 0 and c["contention"] == 0
+
+
+@pytest.mark.parametrize("threads", [1, 2, 4])
+def test_level_worklists_fuse_work_at_their_level_and_stay_exact(real_graphs, threads):
+    """Bucket fusion (llpbench.llp.worklists.fusion): on a road network with wide levels
+    (Δ 2048) most items a worker processes come from its own run, not the worklist; every
+    fused item is still one item popped and one pushed; a worklist with no levels never
+    fuses."""
+    graph = real_graphs["road"]
+    inst = sssp.instance(graph, 0, delta=2048)
+    expected = sssp.reference(inst)
+    for worklist in ("bucketed", "obim", "ptcf"):
+        result = solve_llp(inst, "worklist", worklist, threads)
+        assert sssp.verify(sssp.answer(inst, result.state), expected) is None
+        c = result.counters
+        assert c["items"] == c["pushes"] and 0 <= c["fused"] <= c["items"]
+        if worklist == "ptcf":
+            assert c["fused"] == 0
+        elif threads == 1:
+            assert c["fused"] > c["items"] // 2
+
+
+def test_a_narrow_level_fuses_less_than_a_wide_one(real_graphs):
+    graph = real_graphs["road"]
+    fused = []
+    for delta in (16, 2048):
+        inst = sssp.instance(graph, 0, delta=delta)
+        c = solve_llp(inst, "worklist", "bucketed", 1).counters
+        fused.append(c["fused"] / c["items"])
+    assert fused[0] < fused[1]
+
+
+@pytest.mark.parametrize("worklist", ["ptcf", "obim"])
+def test_steals_are_counted_through_the_counter_row_address(worklist):
+    """Worklists count into a thread's counter row by address (``c.ctypes.data``): with 4
+    threads and one seeded item, the other three threads get work only by stealing."""
+    from llpbench.graphs.generators import kronecker
+
+    graph = assign_weights(kronecker(14, 16, seed=5), "uniform-int:1:255", 5)
+    source = int(np.argmax(graph.out_degrees()))
+    counters = _check(sssp, graph, source, ("worklist", worklist, 4))
+    assert counters["steals"] > 0

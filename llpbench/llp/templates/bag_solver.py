@@ -12,11 +12,12 @@ from llpbench.llp.templates.bind import PROBLEM, WORKLIST  # LLP-BIND
 
 @njit(nogil=True, cache=True)
 def solve(inst, state, wl, items, c, buf):
+    ca = c.ctypes.data  # the worklist counts into the row by address (see rawmem)
     for i in range(items.shape[0]):
-        WORKLIST.push(wl, 0, PROBLEM.priority(inst, state, items[i]), items[i], c)
+        WORKLIST.push(wl, 0, PROBLEM.priority(inst, state, items[i]), items[i], ca)
     c[PUSHES] += items.shape[0]
     while True:
-        found, key, j = WORKLIST.pop(wl, 0, c)
+        found, key, j = WORKLIST.pop(wl, 0, ca)
         if not found:
             return 0
         c[ITEMS] += 1
@@ -27,6 +28,6 @@ def solve(inst, state, wl, items, c, buf):
             c[STALE] += 1
         for i in range(k):
             v = buf[i]
-            WORKLIST.push(wl, 0, PROBLEM.priority(inst, state, v), v, c)
+            WORKLIST.push(wl, 0, PROBLEM.priority(inst, state, v), v, ca)
         if k > 0:
             c[PUSHES] += k

@@ -19,7 +19,7 @@ between cores. Idle workers back off: spin, then yield, then sleep.
 from numba import njit
 
 from llpbench.llp.atomics import atomic_fetch_add, atomic_load
-from llpbench.llp.counters import ITEMS, PUSHES, STALE
+from llpbench.llp.counters import FUSED, ITEMS, PUSHES, STALE
 from llpbench.llp.sync import PENDING, backoff, start_barrier
 from llpbench.llp.templates.bind import PROBLEM, WORKLIST  # LLP-BIND
 
@@ -29,25 +29,39 @@ CREDIT_CHUNK = 64
 @njit(nogil=True, cache=True)
 def seed(wl, inst, state, items, nthreads, ctl, c):
     """Push the initial work, spread round-robin over the threads' sides."""
+    ca = c.ctypes.data
     for i in range(items.shape[0]):
         j = items[i]
-        WORKLIST.push(wl, i % nthreads, PROBLEM.priority(inst, state, j), j, c)
+        WORKLIST.push(wl, i % nthreads, PROBLEM.priority(inst, state, j), j, ca)
     c[PUSHES] += items.shape[0]
     atomic_fetch_add(ctl, PENDING, items.shape[0])
 
 
 @njit(nogil=True, cache=True)
-def worker(tid, inst, state, wl, ctl, c, buf):
+def worker(tid, inst, state, wl, ctl, c, buf, run):
     """One thread's loop; returns when the whole solve has terminated.
 
-    ``c`` and ``buf`` are this thread's own counter row and output buffer: separate arrays,
-    so that their reference counts are never shared with another thread.
+    ``c``, ``buf`` and ``run`` are this thread's own counter row, output buffer and fused
+    run (``2 * WORKLIST.FUSE`` words): separate arrays, so that their reference counts are
+    never shared with another thread.
     """
     start_barrier(ctl)
+    ca = c.ctypes.data  # the worklist counts into the row by address (see rawmem)
     idle = 0
     credit = 0
+    head = 0  # the fused run: a FIFO of (key, item) pairs at run[2 * (i & mask)]
+    tail = 0
+    mask = WORKLIST.FUSE - 1
+    run_key = 0  # the key of the item popped from the worklist that started the run
     while True:
-        found, key, j = WORKLIST.pop(wl, tid, c)
+        if head < tail:
+            p = 2 * (head & mask)
+            found, key, j = True, run[p], run[p + 1]
+            head += 1
+            c[FUSED] += 1
+        else:
+            found, key, j = WORKLIST.pop(wl, tid, ca)
+            run_key = key
         if not found:
             if credit > 0:
                 atomic_fetch_add(ctl, PENDING, -credit)
@@ -73,5 +87,12 @@ def worker(tid, inst, state, wl, ctl, c, buf):
         credit -= k - 1
         for i in range(k):
             v = buf[i]
-            WORKLIST.push(wl, tid, PROBLEM.priority(inst, state, v), v, c)
+            pv = PROBLEM.priority(inst, state, v)
+            if tail - head <= mask and WORKLIST.fuses(wl, run_key, pv):
+                p = 2 * (tail & mask)
+                run[p] = pv
+                run[p + 1] = v
+                tail += 1
+            else:
+                WORKLIST.push(wl, tid, pv, v, ca)
         c[PUSHES] += k

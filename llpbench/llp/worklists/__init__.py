@@ -8,7 +8,13 @@ worklist as a parameter (Galois-style) and never knows which one it runs on:
   until its ``close()``;
 - ``push(wl, tid, key, item, ctr)`` (compiled): thread ``tid`` adds ``item`` with priority ``key``;
 - ``pop(wl, tid, ctr) -> (found, key, item)`` (compiled): thread ``tid`` takes an item,
-  stealing from other threads when its own part is empty.
+  stealing from other threads when its own part is empty;
+- ``FUSE`` and ``fuses(wl, run_key, key)``: bucket fusion (see :mod:`.fusion`).
+
+``ctr`` is the *address* of the thread's counter row (``c.ctypes.data``; counts go in with
+:func:`llpbench.llp.rawmem.bump`), not the array: numba keeps two atomic reference-count
+updates around an array handed through inlined functions with loops, which cost 4-6 ns a
+push or pop on this machine, a third of a bucketed push and pop.
 
 Termination is not the worklist's job: the solver counts pending items (see
 :mod:`llpbench.llp.templates.worklist_solver`). The paper's short names (SWB, PTWB, PTCF,

@@ -32,11 +32,15 @@ from numba import njit
 
 from llpbench.llp.rawmem import cas
 from llpbench.llp.sync import PAD
+from llpbench.llp.worklists import fusion
 from llpbench.llp.worklists.levels import EMPTY, first_level, level_shift, lower_hint
 from llpbench.llp.worklists.stealing import STEAL_MAX, steal_batch
 from llpbench.llp.worklists.storage import Stores, locked_ring_pop, locked_ring_push, size_hint
 
 NUM_LEVELS = 1024  # a power of two
+
+FUSE = fusion.LEVEL_FUSE  # a worker's run of work created at its level (see fusion)
+fuses = fusion.same_level
 
 
 def create(n: int, threads: int, bucket_width: int):

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from numba import njit
 
+from llpbench.llp.worklists import fusion
 from llpbench.llp.worklists.stealing import create_per_thread, pop_own_or_steal, push_own
 
 ORDERED = False
+
+FUSE = fusion.NO_FUSE  # no levels: nothing to fuse (see fusion)
+fuses = fusion.never
 
 
 def create(n: int, threads: int, bucket_width: int):

@@ -15,6 +15,7 @@ from numba import njit
 
 from llpbench.llp.rawmem import cas
 from llpbench.llp.sync import PAD
+from llpbench.llp.worklists import fusion
 from llpbench.llp.worklists.levels import EMPTY, first_level, level_shift, lower_hint
 from llpbench.llp.worklists.storage import (
     Stores,
@@ -24,6 +25,9 @@ from llpbench.llp.worklists.storage import (
 )
 
 NUM_BUCKETS = 1024  # a power of two
+
+FUSE = fusion.LEVEL_FUSE  # a worker's run of work created at its level (see fusion)
+fuses = fusion.same_level
 
 
 def create(n: int, threads: int, bucket_width: int):

@@ -9,8 +9,14 @@ from __future__ import annotations
 
 from numba import njit
 
+from llpbench.llp.counters import CONTENTION
+from llpbench.llp.rawmem import bump
 from llpbench.llp.sync import lock_acquire, lock_release
+from llpbench.llp.worklists import fusion
 from llpbench.llp.worklists.storage import Stores, ring_pop, ring_push, size_hint
+
+FUSE = fusion.NO_FUSE  # no levels: nothing to fuse (see fusion)
+fuses = fusion.never
 
 
 def create(n: int, threads: int, bucket_width: int):
@@ -22,7 +28,7 @@ def create(n: int, threads: int, bucket_width: int):
 @njit(nogil=True, cache=True, inline="always")
 def push(wl, tid, key, item, ctr):
     meta, locks = wl[0], wl[1]
-    lock_acquire(locks, 0, ctr)
+    bump(ctr, CONTENTION, lock_acquire(locks, 0))
     ring_push(meta, 0, key, item)
     lock_release(locks, 0)
 
@@ -32,7 +38,7 @@ def pop(wl, tid, ctr):
     meta, locks = wl[0], wl[1]
     if size_hint(meta, 0) == 0:
         return False, 0, 0
-    lock_acquire(locks, 0, ctr)
+    bump(ctr, CONTENTION, lock_acquire(locks, 0))
     found, key, item = ring_pop(meta, 0)
     lock_release(locks, 0)
     return found, key, item

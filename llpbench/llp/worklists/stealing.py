@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from llpbench.llp.counters import STEALS
-from llpbench.llp.rawmem import peek, poke
+from llpbench.llp.counters import CONTENTION, STEALS
+from llpbench.llp.rawmem import bump, peek, poke
 from llpbench.llp.sync import PAD, lock_acquire, lock_release
 from llpbench.llp.worklists.storage import (
     SIZE,
@@ -58,7 +58,7 @@ def push_own(wl, tid, key, item, ctr, ordered):
     """Thread ``tid`` files ``(key, item)`` into its own store (no lock when alone)."""
     meta, locks, shared = wl[0], wl[1], wl[3] > 1
     if shared:
-        lock_acquire(locks, tid * PAD, ctr)
+        bump(ctr, CONTENTION, lock_acquire(locks, tid * PAD))
     _put(meta, tid, key, item, ordered)
     if shared:
         lock_release(locks, tid * PAD)
@@ -72,7 +72,7 @@ def pop_own_or_steal(wl, tid, ctr, ordered):
     if not shared:
         return _take(meta, tid, ordered)
     if size_hint(meta, tid) > 0:
-        lock_acquire(locks, tid * PAD, ctr)
+        bump(ctr, CONTENTION, lock_acquire(locks, tid * PAD))
         found, key, item = _take(meta, tid, ordered)
         lock_release(locks, tid * PAD)
         if found:
@@ -101,7 +101,7 @@ def steal_batch(meta, locks, mine, tid, nthreads, stride, slot, half, ordered, c
         victim = ((tid + i) % nthreads) * stride + slot
         if size_hint(meta, victim) == 0:
             continue
-        lock_acquire(locks, victim * PAD, ctr)
+        bump(ctr, CONTENTION, lock_acquire(locks, victim * PAD))
         size = peek(meta, victim * PAD + SIZE)
         take = min(STEAL_MAX, (size + 1) // 2) if half else min(STEAL_MAX, size)
         got = 0
@@ -115,9 +115,9 @@ def steal_batch(meta, locks, mine, tid, nthreads, stride, slot, half, ordered, c
         lock_release(locks, victim * PAD)
         if got == 0:
             continue
-        ctr[STEALS] += 1
+        bump(ctr, STEALS, 1)
         if got > 1:
-            lock_acquire(locks, own * PAD, ctr)
+            bump(ctr, CONTENTION, lock_acquire(locks, own * PAD))
             for k in range(1, got):
                 _put(meta, own, peek(mine, 2 * k), peek(mine, 2 * k + 1), ordered)
             lock_release(locks, own * PAD)

@@ -15,7 +15,8 @@ import weakref
 import numpy as np
 from numba import njit
 
-from llpbench.llp.rawmem import alloc, load_relaxed, peek, poke, release, store_release
+from llpbench.llp.counters import CONTENTION
+from llpbench.llp.rawmem import alloc, bump, load_relaxed, peek, poke, release, store_release
 from llpbench.llp.sync import PAD, lock_acquire, lock_release
 
 HEAD = 0
@@ -199,7 +200,7 @@ def heap_pop(meta, s):
 def locked_ring_push(meta, locks, s, key, item, shared, ctr):
     """:func:`ring_push` under store ``s``'s lock (no lock when not ``shared``)."""
     if shared:
-        lock_acquire(locks, s * PAD, ctr)
+        bump(ctr, CONTENTION, lock_acquire(locks, s * PAD))
     ring_push(meta, s, key, item)
     if shared:
         lock_release(locks, s * PAD)
@@ -209,7 +210,7 @@ def locked_ring_push(meta, locks, s, key, item, shared, ctr):
 def locked_ring_pop(meta, locks, s, shared, ctr):
     """:func:`ring_pop` under store ``s``'s lock (no lock when not ``shared``)."""
     if shared:
-        lock_acquire(locks, s * PAD, ctr)
+        bump(ctr, CONTENTION, lock_acquire(locks, s * PAD))
     found, key, item = ring_pop(meta, s)
     if shared:
         lock_release(locks, s * PAD)
