@@ -94,6 +94,11 @@ def bench_graph(name: str, args, threads: list[int], peer_bin: Path | None, cons
         f"tuning Δ for family {f!r} on {ref} at {t} thread(s) (llpbench tune-delta rule)"))
         for t in threads}  # Δ per thread count: the best Δ moves with the threads
     deltas = {t: int(args.delta) if args.delta else int(fams[t].delta) for t in threads}
+    # the level worklists' width: the same rule timing LLP over obim (tuned apart, cached)
+    lvls = {t: int(args.delta) if args.delta else int(family_delta(
+        graph, threads=t, solver=sssp.LEVELS, on_tune=lambda f, ref, t=t: console.print(
+            f"tuning the level worklists' width for {f!r} on {ref} at {t} thread(s)")).delta)
+        for t in threads}
     fam = fams[threads[0]]
     sources = pick_sources(graph, args.sources, 42)
     peer = Peer(peer_bin, graph, workdir, args.gap_env) if peer_bin else None
@@ -102,6 +107,7 @@ def bench_graph(name: str, args, threads: list[int], peer_bin: Path | None, cons
         f"\n[bold]{name}[/]: n={graph.n:,} arcs={graph.m:,}, Δ "
         f"{', '.join(f'{d} at T={t}' for t, d in deltas.items())} "
         f"({'given' if args.delta else f'family {fam.family!r}, tuned on {fam.reference}'}), "
+        f"level worklists' width {', '.join(f'{d} at T={t}' for t, d in lvls.items())}, "
         f"sources {sources}" + (f"; GAP file {peer.file.path.name} "
                                 f"({peer.file.nodes:,} nodes, {peer.file.edges:,} edges)"
                                 if peer else "")
@@ -128,7 +134,7 @@ def bench_graph(name: str, args, threads: list[int], peer_bin: Path | None, cons
             answer, secs = r.answer, r.seconds
         else:
             inst = insts[s]
-            inst.bucket_width = sssp.bucket_width(graph, inst.arrays[6], deltas[t])
+            inst.bucket_width = sssp.bucket_width(graph, inst.arrays[6], lvls[t])
             r = solve_llp(inst, "worklist", config.split("/")[1], t)
             answer, secs = sssp.answer(insts[s], r.state), r.seconds
         bad = sssp.verify(answer, refs[s])
@@ -202,7 +208,8 @@ def bench_graph(name: str, args, threads: list[int], peer_bin: Path | None, cons
         ref, ref_min = median_of(base, rt), median_of(base, rt, min)
         for c in configs:
             mine = median_of(c, t)
-            row = dict(graph=name, config=c, threads=t, delta=deltas[t], ours_ms=mine * 1e3,
+            row = dict(graph=name, config=c, threads=t, ours_ms=mine * 1e3,
+                       delta=deltas[t] if c == DS else lvls[t],
                        peer_x_floor=ref / floor,
                        peer=base if rt == t else f"{base} (1 thread)", peer_ms=ref * 1e3,
                        ratio=mine / ref, ratio_of_fastest=median_of(c, t, min) / ref_min,

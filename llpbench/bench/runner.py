@@ -221,13 +221,18 @@ class Runner:
             self._references[key] = module.reference(inst)
         return inst, self._references.get(key)
 
-    def _params(self, cell: Cell, module: ModuleType, inst) -> dict[str, Any]:
-        """The problem's tuned parameters for ``cell``'s graph at its thread count (looked up,
-        or tuned once, by :class:`TunedParams`); none for problems that declare none."""
+    def _params(
+        self, cell: Cell, module: ModuleType, inst, names: tuple[str, ...] | None = None
+    ) -> dict[str, Any]:
+        """The problem's tuned parameters (``names`` alone, when given) for ``cell``'s graph
+        at its thread count (looked up, or tuned once, by :class:`TunedParams`); none for
+        problems that declare none."""
         graph = inst.meta.get("graph") if isinstance(inst.meta, dict) else None
         if not tuned_names(module) or not isinstance(graph, Graph):
             return {}
-        return self.tuned(module, graph, cell.study.given_params(), threads=cell.threads)
+        return self.tuned(
+            module, graph, cell.study.given_params(), threads=cell.threads, names=names
+        )
 
     def _solve(self, cell: Cell, module: ModuleType, inst) -> Outcome:
         # With pinning on, the calling thread (which runs every one-thread solve and
@@ -244,7 +249,7 @@ class Runner:
             name = cell.config.baseline or default_baseline(module)
             # looked up (or tuned, which takes a while) only for a baseline that takes them
             takes = baseline_params(module, name, dict.fromkeys(tuned_names(module)))
-            tuned = self._params(cell, module, inst) if takes else {}
+            tuned = self._params(cell, module, inst, tuple(takes)) if takes else {}
             params = baseline_params(module, name, tuned, cell.study.given_params())
             res = baselines_of(module)[name](inst, cell.threads, **params)
             counters = {name: int(res.counters.get(name, 0)) for name in COUNTER_NAMES}

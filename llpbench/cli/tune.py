@@ -46,6 +46,11 @@ def tune_delta_command(
         help="Thread counts to tune at (1,2 or 1..16). Default: the rule's (configs/delta.toml;"
         " \"sweep\": 1 and the powers of two up to the cores).", show_default=False,
     ),
+    levels: bool = typer.Option(
+        False, "--levels",
+        help="Tune the bucket width of the LLP level worklists (bucketed, obim; timed on obim) "
+        "instead of Δ-stepping's Δ: the same rule, cached apart.",
+    ),
     save: bool = typer.Option(True, "--save/--no-save", help="Update the Δ cache sweeps read."),
     cache_dir: Path | None = typer.Option(
         None,
@@ -61,10 +66,15 @@ def tune_delta_command(
     compact: bool = COMPACT,
     max_memory: str = MAX_MEMORY,
 ) -> None:
-    """Measure Δ-stepping over the fixed Δ grid per family and print the grid and the rule's Δ."""
+    """Measure Δ-stepping (or, with --levels, the LLP level worklists) over the fixed Δ grid
+    per family and print the grid and the rule's Δ."""
     from llpbench.baselines.delta import family as dfam
     from llpbench.bench.spec import parse_threads
     from llpbench.graphs.registry import load_graph
+    from llpbench.problems.sssp import LEVELS
+
+    solver = LEVELS if levels else None
+    timed = " the level worklists (LLP over obim)" if levels else ""
 
     rule = dfam.load_rule()
     counts = parse_threads(threads) if threads is not None else rule.default_threads()
@@ -94,14 +104,16 @@ def tune_delta_command(
     summary = []
     for (label, g), t in ((target, t) for target in targets for t in counts):
         clock = "thread CPU time" if t == 1 else "wall time"
+        if levels:
+            clock = "wall time"
         console.print(
-            f"\n[bold]{label}[/] at {t} thread(s): tuning on {g.name} (n={g.n:,}, m={g.m:,}); "
-            f"rule: Δ = median weight x 2^{rule.k_min}..2^{rule.k_max}, {rule.sources} fixed "
-            f"sources, {rule.rounds} interleaved rounds, {clock}"
+            f"\n[bold]{label}[/] at {t} thread(s): tuning{timed} on {g.name} (n={g.n:,}, "
+            f"m={g.m:,}); rule: Δ = median weight x 2^{rule.k_min}..2^{rule.k_max}, "
+            f"{rule.sources} fixed sources, {rule.rounds} interleaved rounds, {clock}"
         )
-        result = dfam.tune_on(g, rule, label, threads=t)
+        result = dfam.tune_on(g, rule, label, threads=t, solver=solver)
         console.print(_grid_table(result))
-        old = before.get(dfam.entry_name(label, t), {})
+        old = before.get(dfam.entry_name(label, t, result.solver), {})
         prev = old.get("delta") if old.get("key") == result.key else None
         same = "-" if prev is None else ("same" if prev == result.delta else f"was {prev:g}")
         console.print(
@@ -112,7 +124,8 @@ def tune_delta_command(
         summary.append((label, g.name, result, same))
         if save:
             dfam.write_cache(path, result)
-    table = Table(title="Δ per family and thread count", title_justify="left")
+    what = "level worklists' width" if levels else "Δ"
+    table = Table(title=f"{what} per family and thread count", title_justify="left")
     for col in ("family", "reference", "threads", "Δ", "tied", "vs cached"):
         table.add_column(col)
     for label, name, result, same in summary:

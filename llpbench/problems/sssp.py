@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from llpbench.baselines import BaselineResult
+from llpbench.baselines.delta.family import GridSolver
 from llpbench.graphs.graph import Graph
 from llpbench.graphs.independent import checks_reading, dispute_of
 from llpbench.llp.atomics import atomic_load, atomic_min
@@ -236,18 +237,60 @@ def _family_delta(graph: Graph, **how) -> tuple[int | float, dict]:
     return family_delta_for(graph, **how)
 
 
-#: Parameters tuned per graph and thread count (:mod:`llpbench.problems.tuned`): Δ, the graph
-#: family's at that thread count, is the level worklists' bucket width and the Δ-stepping
-#: baseline's Δ on every path.
-TUNED = {"delta": _family_delta}
+#: The level worklist the bucket width is tuned on: OBIM, the one that scales; ``bucketed``
+#: orders by the same levels and fuses the same runs, and shares its width.
+LEVEL_TUNED_ON = "obim"
+
+
+def _levels_solve(
+    graph: Graph, source: int, threads: int, delta
+) -> tuple[np.ndarray, float, float]:
+    """One LLP solve over the level worklist at bucket width ``delta`` (for the Δ grid)."""
+    from llpbench.llp.runtime import solve_llp
+
+    inst = instance(graph, source, delta=delta)
+    r = solve_llp(inst, "worklist", LEVEL_TUNED_ON, threads)
+    return answer(inst, r.state), r.seconds, r.seconds
+
+
+def _levels_digest() -> str:
+    """The code a tuned level width depends on: the framework (solver template, worklists,
+    fusion, atomics) and this problem's kernels."""
+    import inspect
+
+    from llpbench.io import sha256_hex
+    from llpbench.llp.compile import _framework_sources
+
+    kernels = "".join(inspect.getsource(f.py_func) for f in (work, priority, stale))
+    return sha256_hex(_framework_sources(), kernels)[:12]
+
+
+#: What the family rule times to tune ``level_delta`` (cache entries ``family@T/level-worklists``).
+LEVELS = GridSolver("level-worklists", _levels_solve, _levels_digest)
+
+
+def _level_delta(graph: Graph, **how) -> tuple[int | float, dict]:
+    from llpbench.baselines.delta.chooser import family_delta_for
+
+    return family_delta_for(graph, solver=LEVELS, **how)
+
+
+#: Parameters tuned per graph and thread count (:mod:`llpbench.problems.tuned`), each by the
+#: family rule of ``configs/delta.toml`` at that thread count: ``delta`` times the Δ-stepping
+#: baseline (its Δ on every path), ``level_delta`` the LLP solver over the level worklist (the
+#: level worklists' bucket width: with bucket fusion LLP wants wider levels than Δ-stepping on
+#: road networks, 2048 against 64 at one thread). A given ``delta`` (``--delta``) sets both.
+TUNED = {"delta": _family_delta, "level_delta": _level_delta}
+TUNED_FOLLOWS = {"level_delta": "delta"}
 
 
 def apply_params(inst: Instance, params: dict) -> Instance:
     """Set ``inst``'s tuned parameters in place: the runner looks them up per thread count
     and applies them to the one instance all thread counts share."""
     inst.params = dict(params)
-    if params.get("delta") is not None:
-        inst.bucket_width = bucket_width(inst.meta["graph"], inst.arrays[6], params["delta"])
+    width = params.get("level_delta", params.get("delta"))
+    if width is not None:
+        inst.bucket_width = bucket_width(inst.meta["graph"], inst.arrays[6], width)
     return inst
 
 

@@ -4,9 +4,11 @@ A problem module may declare ``TUNED``: parameter name -> rule. A rule is called
 ``rule(graph, cache_dir=..., say=..., threads=...)`` and returns ``(value, record)``: the
 value at that thread count, and what a run's ``meta.json`` keeps about where it came from. A
 module with ``TUNED`` also has ``apply_params(inst, params)``, which sets them on an instance
-(all thread counts of a sweep share one instance). SSSP declares ``{"delta": ...}``: its Δ is
-the level worklists' bucket width and the Δ-stepping baseline's Δ, chosen per graph family
-and thread count (:mod:`llpbench.baselines.delta`).
+(all thread counts of a sweep share one instance); ``TUNED_FOLLOWS`` (optional) maps a
+parameter to another whose given value it takes. SSSP declares ``delta`` (the Δ-stepping
+baseline's Δ) and ``level_delta`` (its level worklists' bucket width), each chosen per graph
+family and thread count by the same rule timing its own solver
+(:mod:`llpbench.baselines.delta`); a given ``delta`` sets both.
 
 The runner (``llpbench run``) and :func:`llpbench.solve` both ask a :class:`TunedParams` and
 hand the answer to the problem's ``make(..., params=...)``; neither names a problem, and a
@@ -65,9 +67,11 @@ class TunedParams:
         graph: Graph,
         given: Mapping[str, Any] | None = None,
         threads: int = 1,
+        names: tuple[str, ...] | None = None,
     ) -> dict[str, Any]:
-        """The parameters of ``module``'s problem on ``graph`` at ``threads``: ``given``
-        values win.
+        """The parameters of ``module``'s problem on ``graph`` at ``threads`` (only ``names``,
+        when given: a baseline asks for those it takes): ``given`` values win, and a
+        parameter the problem's ``TUNED_FOLLOWS`` ties to a given one takes its value.
 
         Raises
         ------
@@ -75,6 +79,7 @@ class TunedParams:
             If ``given`` names a parameter the problem does not take.
         """
         rules: dict[str, Rule] = dict(getattr(module, "TUNED", None) or {})
+        follows: dict[str, str] = dict(getattr(module, "TUNED_FOLLOWS", None) or {})
         given = {k: v for k, v in (given or {}).items() if v is not None}
         unknown = sorted(set(given) - set(rules))
         if unknown:
@@ -82,16 +87,25 @@ class TunedParams:
             raise SpecError(f"problem {module.NAME!r} takes no parameter {unknown[0]!r} "
                             f"(tuned parameters: {takes})")
         out: dict[str, Any] = {}
+        first = next(iter(rules), None)
         for name, rule in rules.items():
+            if names is not None and name not in names:
+                continue
             record = self.used.setdefault(f"{graph.name}@{threads}", {})
-            if name in given:
-                out[name] = given[name]
-                record.update({name: given[name], "from": "given"})
+            # the first parameter's record is flat (``delta``, ``family``, ...); the others'
+            # go under ``<name>_how``, so that one's tuning record never hides another's
+            where = record if name == first else record.setdefault(f"{name}_how", {})
+            source = name if name in given else follows.get(name)
+            if source in given:
+                out[name] = given[source]
+                record[name] = given[source]
+                where["from"] = "given" if source == name else f"given {source}"
                 continue
             key = (graph.name, name, threads)
             if key not in self._memo:
                 value, why = rule(graph, cache_dir=self.cache_dir, say=self.say, threads=threads)
                 self._memo[key] = value
-                record.update({name: value, **why})
+                record[name] = value
+                where.update(why)
             out[name] = self._memo[key]
         return out

@@ -34,7 +34,7 @@ TEXT_COLUMNS = (
     "variant",
 )
 #: Columns added after runs were first stored: a runs.csv without them reads them as empty.
-LATER_COLUMNS = ("variant", "cores")
+LATER_COLUMNS = ("variant", "cores", "fused")
 #: Integer columns that every row must fill; the other integer columns may be empty (``<NA>``).
 REQUIRED_INT_COLUMNS = ("threads", "rep")
 INT_COLUMNS = ("n", "m", "threads", "source", "size", "seed", "rep", "cores")

@@ -6,6 +6,7 @@ import itertools
 import json
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from llpbench.baselines.delta import family as dfam
@@ -180,7 +181,7 @@ def test_the_rule_names_the_thread_counts_it_tunes_at(tmp_path):
 def _fake_grid(best_at):
     """A measured grid whose fastest Δ is ``best_at``, every other Δ twice as slow."""
 
-    def measure(graph, sources, grid, rounds, threads=1, on_solve=None):
+    def measure(graph, sources, grid, rounds, threads=1, on_solve=None, solver=None):
         calls.append(threads)
         t = {d: (1.0 if d == best_at[threads] else 2.0) for d in grid}
         return [dfam.GridPoint(d, t[d], t[d], t[d], t[d], t[d]) for d in grid]
@@ -217,3 +218,37 @@ def test_tuning_at_two_threads_times_two_threads(tmp_path):
     r = dfam.tune_on(g, small_rule(), threads=2)
     assert r.threads == 2 and r.key.endswith("/tiny-kron/2t") and r.delta in r.tied
     assert all(p.fastest > 0 for p in r.grid)
+
+
+def test_another_solver_is_tuned_by_the_same_rule_and_cached_apart(tmp_path):
+    """The level worklists' width (``sssp.LEVELS``): the same rule timing real LLP solves,
+    every answer checked, cached under ``family@T/level-worklists`` beside Δ-stepping's."""
+    from llpbench.problems.sssp import LEVELS
+
+    rule = small_rule()
+    member = load_graph("tiny-kron", cache_dir=tmp_path)
+    grid = rule.grid(member)
+    levels = dfam.family_delta(member, rule=rule, cache_dir=tmp_path, solver=LEVELS)
+    assert levels.delta in grid and levels.solver == "level-worklists"
+    assert [p.delta for p in levels.grid] == grid and all(p.fastest > 0 for p in levels.grid)
+    ds = dfam.family_delta(member, rule=rule, cache_dir=tmp_path)
+    assert ds.solver == ""
+    entries = json.loads((tmp_path / dfam.CACHE_NAME).read_text())["families"]
+    assert set(entries) == {"kronecker@1", "kronecker@1/level-worklists"}
+    assert entries["kronecker@1/level-worklists"]["key"].endswith(
+        f"/level-worklists:{LEVELS.digest()}")
+    again = dfam.family_delta(member, rule=rule, cache_dir=tmp_path, solver=LEVELS)
+    assert again.cached and again.delta == levels.delta
+
+
+def test_a_solver_that_answers_wrong_is_never_tuned(tmp_path):
+    rule = small_rule()
+    member = load_graph("tiny-kron", cache_dir=tmp_path)
+
+    def wrong(graph, source, threads, delta):
+        return np.zeros(graph.n), 1e-3, 1e-3
+
+    bad = dfam.GridSolver("wrong", wrong, lambda: "x")
+    with pytest.raises(AssertionError, match="wrong Δ="):
+        dfam.family_delta(member, rule=rule, cache_dir=tmp_path, solver=bad)
+    assert not (tmp_path / dfam.CACHE_NAME).exists()

@@ -9,16 +9,18 @@ import shutil
 
 from llpbench.baselines.delta import family as dfam
 from tests.cli.conftest import REPO
+from tests.problems.test_tuned import seed_entry
 
 
-def _seed_cache(cache, rule, deltas: dict[int, int]) -> None:
-    """Cache entries for the kronecker family at each thread count (as tune-delta writes)."""
+def _seed_cache(cache, rule, deltas: dict[int, int], levels: dict[int, int]) -> None:
+    """Cache entries for the kronecker family at each thread count (as tune-delta writes):
+    Δ-stepping's Δ and the level worklists' width."""
+    from llpbench.problems.sssp import LEVELS
+
     for threads, delta in deltas.items():
-        point = dfam.GridPoint(delta, 1e-3, 1e-3, 1e-3, 1e-3, 1e-3)
-        dfam.write_cache(cache / dfam.CACHE_NAME, dfam.FamilyDelta(
-            family="kronecker", reference="kron-2e16", delta=delta, tied=[delta], prior=8.0,
-            grid=[point], sources=[0], key=dfam.cache_key(rule, "kron-2e16", threads),
-            threads=threads))
+        seed_entry(cache / dfam.CACHE_NAME, rule, "kronecker", "kron-2e16", threads, delta)
+        seed_entry(cache / dfam.CACHE_NAME, rule, "kronecker", "kron-2e16", threads,
+                   levels[threads], LEVELS)
 
 
 def test_rows_use_and_record_the_delta_of_their_thread_count(cli, tmp_path):
@@ -28,7 +30,7 @@ def test_rows_use_and_record_the_delta_of_their_thread_count(cli, tmp_path):
     toml.write_text(toml.read_text().replace('threads = "sweep"', "threads = [1, 2]"))
     rule = dfam.load_rule(toml)
     assert rule.threads == (1, 2)
-    _seed_cache(cli.cache, rule, {1: 4, 2: 32})
+    _seed_cache(cli.cache, rule, {1: 4, 2: 32}, {1: 64, 2: 512})
     out = tmp_path / "res"
     proc = cli("run", "--graph", "tiny-kron", "--worklist", "bucketed,obim,ptcf",
                "--threads", "1,2,4", "--reps", "1", "--out", str(out), "--no-progress",
@@ -38,10 +40,37 @@ def test_rows_use_and_record_the_delta_of_their_thread_count(cli, tmp_path):
     with open(out / "latest" / "runs.csv", newline="") as fh:
         rows = list(csv.DictReader(fh))
     want = {"1": "4", "2": "32", "4": "32"}  # 4 threads: the largest tuned count <= 4
-    timed = [r for r in rows if r["kind"] == "baseline" or r["worklist"] in ("bucketed", "obim")]
-    assert {r["threads"] for r in timed} == set(want)
-    for r in timed:
+    width = {"1": "64", "2": "512", "4": "512"}  # the level worklists' own, tuned apart
+    base = [r for r in rows if r["kind"] == "baseline"]
+    levels = [r for r in rows if r["worklist"] in ("bucketed", "obim")]
+    assert {r["threads"] for r in base} == {r["threads"] for r in levels} == set(want)
+    for r in base:
         assert float(r["delta"]) == float(want[r["threads"]]), r
+    for r in levels:
+        assert float(r["delta"]) == float(width[r["threads"]]), r
     assert {r["verified"] for r in rows if r["kind"] != "floor"} == {"True"}
     deltas = json.loads((out / "latest" / "meta.json").read_text())["deltas"]
     assert deltas["tiny-kron@2"]["delta"] == 32 and deltas["tiny-kron@4"]["tuned_threads"] == 2
+    assert deltas["tiny-kron@2"]["level_delta"] == 512
+
+
+def test_tune_delta_levels_tunes_the_level_worklists_width_and_caches_it_apart(cli, tmp_path):
+    """`tune-delta --levels`: the same rule timing LLP over the level worklist, its grid
+    printed, its entry cached beside (never over) Δ-stepping's."""
+    path = tmp_path / "g.wel"
+    path.write_text("".join(f"{i} {(i * 7 + 3) % 40} {1 + (i * 13) % 50}\n" for i in range(40))
+                    + "".join(f"{i} {(i + 1) % 40} {1 + (i * 5) % 30}\n" for i in range(40)))
+    proc = cli("tune-delta", "-g", str(path), "--threads", "1", "--levels")
+    assert proc.returncode == 0, proc.stderr
+    assert "tuning the level worklists (LLP over obim)" in proc.stdout
+    assert "level worklists' width per family and thread count" in proc.stdout
+    entries = json.loads((cli.cache / dfam.CACHE_NAME).read_text())["families"]
+    (name,) = entries
+    assert name.endswith("@1/level-worklists")
+    assert entries[name]["solver"] == "level-worklists"
+    chosen = entries[name]["delta"]
+    assert f"Δ = {chosen:g}" in proc.stdout
+    proc = cli("tune-delta", "-g", str(path), "--threads", "1")
+    assert proc.returncode == 0, proc.stderr
+    entries = json.loads((cli.cache / dfam.CACHE_NAME).read_text())["families"]
+    assert set(entries) == {name, name.removesuffix("/level-worklists")}

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from llpbench.graphs.graph import Graph
 from llpbench.io import exclusive_beside
+
+if TYPE_CHECKING:
+    from llpbench.baselines.delta.family import GridSolver
 
 __all__ = ["family_delta_for"]
 
@@ -28,21 +31,27 @@ def family_delta_for(
     cache_dir: str | os.PathLike[str] | None = None,
     say: Callable[[str], None] | None = None,
     threads: int = 1,
+    solver: GridSolver | None = None,
 ) -> tuple[int | float, dict[str, Any]]:
-    """Δ of ``graph``'s family at ``threads`` (cached, else tuned now) and where it came from.
+    """Δ of ``graph``'s family at ``threads`` (cached, else tuned now) and where it came from:
+    Δ-stepping's, or ``solver``'s (the same rule timing another solver).
 
     Shards of one sweep (processes here, or nodes sharing the cache) need Δ for the same
     families: the first to need one tunes it while the others wait, then read it.
     """
     from llpbench.baselines.delta.family import cache_path, family_delta
 
+    what = f"Δ for {solver.name}" if solver is not None else "Δ"
+
     def on_tune(family: str, reference: str) -> None:
         if say is not None:
-            say(f"tuning Δ for family {family!r} on {reference} for {threads} thread(s) "
+            say(f"tuning {what} for family {family!r} on {reference} for {threads} thread(s) "
                 "(fixed rule, configs/delta.toml; cached afterwards)")
 
     with exclusive_beside(cache_path(cache_dir)):
-        fam = family_delta(graph, cache_dir=cache_dir, on_tune=on_tune, threads=threads)
+        fam = family_delta(
+            graph, cache_dir=cache_dir, on_tune=on_tune, threads=threads, solver=solver
+        )
     return fam.delta, {
         "family": fam.family,
         "tuned_on": fam.reference,
@@ -50,4 +59,5 @@ def family_delta_for(
         "tied": fam.tied,
         "key": fam.key,
         "measured": fam.measured,
+        **({"solver": fam.solver} if fam.solver else {}),
     }

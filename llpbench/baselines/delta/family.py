@@ -54,6 +54,7 @@ __all__ = [
     "DeltaRule",
     "FamilyDelta",
     "GridPoint",
+    "GridSolver",
     "choose_delta",
     "delta_grid",
     "family_delta",
@@ -262,6 +263,32 @@ class GridPoint:
         return self.high / self.low if self.low > 0 else float("inf")
 
 
+@dataclass(frozen=True)
+class GridSolver:
+    """What a grid times, when it is not the Δ-stepping baseline.
+
+    ``solve(graph, source, threads, delta) -> (answer, clock, wall)``: float64 distances
+    (``inf`` unreached), the seconds the rule compares (at one thread a CPU time where the
+    solver has one) and the wall seconds. ``digest()`` hashes the solver's code: a cached Δ
+    stands while it is unchanged. Its entries are ``family@T/name``. SSSP tunes the bucket
+    width of its level worklists this way (``llpbench.problems.sssp``), as Galois tunes its
+    OBIM shift per input: the width LLP wants is not the Δ Δ-stepping wants.
+    """
+
+    name: str
+    solve: Callable[[Graph, int, int, int | float], tuple[np.ndarray, float, float]]
+    digest: Callable[[], str]
+
+
+def _delta_stepping_solve(
+    graph: Graph, source: int, threads: int, delta: int | float
+) -> tuple[np.ndarray, float, float]:
+    from llpbench.baselines.delta.stepping import delta_stepping
+
+    r = delta_stepping(graph, source, threads=threads, delta=delta)
+    return r.answer, (r.cpu_seconds if r.cpu_seconds is not None else r.seconds), r.seconds
+
+
 def _interval(values: Sequence[float]) -> tuple[float, float]:
     v = sorted(values)
     k = 1 if len(v) >= 5 else 0
@@ -275,8 +302,10 @@ def measure_grid(
     rounds: int,
     threads: int = 1,
     on_solve: Callable[[], None] | None = None,
+    solver: GridSolver | None = None,
 ) -> list[GridPoint]:
-    """Time Δ-stepping at every Δ of ``grid`` from every source, ``rounds`` times round-robin.
+    """Time Δ-stepping (or ``solver``) at every Δ of ``grid`` from every source, ``rounds``
+    times round-robin.
 
     One thread uses the solving thread's CPU time, more threads wall time. Every answer is
     compared with scipy's Dijkstra (a wrong one raises ``AssertionError``: a tuned Δ
@@ -284,8 +313,10 @@ def measure_grid(
     """
     from scipy.sparse.csgraph import dijkstra
 
-    from llpbench.baselines.delta.stepping import delta_stepping, resolve_delta
+    from llpbench.baselines.delta.stepping import resolve_delta
 
+    solve = solver.solve if solver is not None else _delta_stepping_solve
+    what = solver.name if solver is not None else "Δ-stepping"
     used: list[int | float] = []
     for d in grid:
         u = resolve_delta(graph, d)
@@ -293,17 +324,17 @@ def measure_grid(
             used.append(u)
     mat = graph.to_scipy()
     expected = {s: dijkstra(mat, directed=True, indices=s) for s in sources}
-    delta_stepping(graph, sources[0], threads=threads, delta=used[0])  # compile / warm
+    solve(graph, sources[0], threads, used[0])  # compile / warm
     cpu = {(d, s): [] for d in used for s in sources}
     wall = {(d, s): [] for d in used for s in sources}
     for _ in range(rounds):
         for d in used:
             for s in sources:
-                r = delta_stepping(graph, s, threads=threads, delta=d)
-                if not np.array_equal(r.answer, expected[s]):
-                    raise AssertionError(f"Δ-stepping Δ={d} from {s} on {graph.name}: wrong")
-                cpu[d, s].append(r.cpu_seconds if r.cpu_seconds is not None else r.seconds)
-                wall[d, s].append(r.seconds)
+                answer, clock, seconds = solve(graph, s, threads, d)
+                if not np.array_equal(answer, expected[s]):
+                    raise AssertionError(f"{what} Δ={d} from {s} on {graph.name}: wrong")
+                cpu[d, s].append(clock)
+                wall[d, s].append(seconds)
                 if on_solve is not None:
                     on_solve()
     points = []
@@ -337,6 +368,7 @@ class FamilyDelta(CachedEntry):
     measured: str = ""
     load: tuple[float, float, float] = (0.0, 0.0, 0.0)
     threads: int = 1  # the thread count the grid was timed at
+    solver: str = ""  # what was timed: "" the Δ-stepping baseline, else a GridSolver's name
     cached: bool = False
 
     @classmethod
@@ -345,19 +377,23 @@ class FamilyDelta(CachedEntry):
         return d
 
 
-def cache_key(rule: DeltaRule, reference: str, threads: int = 1) -> str:
-    """What must be unchanged for a cached Δ to stand: version, kernel, rule, reference and
-    the thread count it was tuned at."""
+def cache_key(
+    rule: DeltaRule, reference: str, threads: int = 1, solver: GridSolver | None = None
+) -> str:
+    """What must be unchanged for a cached Δ to stand: version, kernel (the solver's code),
+    rule, reference and the thread count it was tuned at."""
     import llpbench
     from llpbench.graphs.registry import _module_digest
 
     kernel = _module_digest("llpbench.baselines.delta.stepping")
-    return f"{llpbench.__version__}/{kernel}/{rule.digest()}/{reference}/{int(threads)}t"
+    key = f"{llpbench.__version__}/{kernel}/{rule.digest()}/{reference}/{int(threads)}t"
+    return key if solver is None else f"{key}/{solver.name}:{solver.digest()}"
 
 
-def entry_name(family: str, threads: int) -> str:
-    """A cache entry's name: the family and the thread count it was tuned at."""
-    return f"{family}@{int(threads)}"
+def entry_name(family: str, threads: int, solver: str = "") -> str:
+    """A cache entry's name: the family and the thread count it was tuned at (and what was
+    timed, when not Δ-stepping)."""
+    return f"{family}@{int(threads)}" + (f"/{solver}" if solver else "")
 
 
 def tune_on(
@@ -366,11 +402,14 @@ def tune_on(
     family: str | None = None,
     on_solve: Callable[[], None] | None = None,
     threads: int = 1,
+    solver: GridSolver | None = None,
 ) -> FamilyDelta:
-    """Apply ``rule`` on ``graph`` at ``threads`` threads (measure its grid, choose Δ);
-    nothing is cached."""
+    """Apply ``rule`` on ``graph`` at ``threads`` threads (measure its grid, choose Δ) to
+    Δ-stepping or ``solver``; nothing is cached."""
     sources = pick_sources(graph, rule.sources, rule.seed)
-    grid = measure_grid(graph, sources, rule.grid(graph), rule.rounds, threads, on_solve)
+    grid = measure_grid(
+        graph, sources, rule.grid(graph), rule.rounds, threads, on_solve, solver
+    )
     prior = prior_delta(graph)
     chosen, tied = choose_delta([(p.delta, p.fastest) for p in grid], rule.tolerance, prior)
     return FamilyDelta(
@@ -381,10 +420,11 @@ def tune_on(
         prior=prior,
         grid=grid,
         sources=sources,
-        key=cache_key(rule, graph.name, threads),
+        key=cache_key(rule, graph.name, threads, solver),
         measured=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         load=tuple(round(x, 2) for x in os.getloadavg()),
         threads=int(threads),
+        solver=solver.name if solver is not None else "",
     )
 
 
@@ -411,7 +451,7 @@ def read_cache(path: Path) -> dict[str, dict[str, Any]]:
 def write_cache(path: Path, result: FamilyDelta) -> None:
     """Record ``result`` under its family and thread count, keeping the other entries (atomic
     replace)."""
-    name = entry_name(result.family, result.threads)
+    name = entry_name(result.family, result.threads, result.solver)
     write_entry(path, CACHE_FORMAT, "families", _CACHE_WHAT, name, result.to_json())
 
 
@@ -430,9 +470,11 @@ def family_delta(
     on_tune: Callable[[str, str], None] | None = None,
     threads: int = 1,
     cores: int | None = None,
+    solver: GridSolver | None = None,
 ) -> FamilyDelta:
     """The Δ of ``graph``'s family for a solve at ``threads`` threads: cached if its key
-    still holds, else tuned (at :meth:`DeltaRule.tuned_threads`) and cached.
+    still holds, else tuned (at :meth:`DeltaRule.tuned_threads`) and cached. Δ-stepping's,
+    or ``solver``'s (cached apart, under ``family@T/name``).
 
     A family without a reference in the rule is tuned on ``graph`` itself and cached under
     ``"<family>:<graph name>"``. ``load`` builds the reference graph (default the registry);
@@ -447,9 +489,9 @@ def family_delta(
     reference = ref_name or graph.name
     tuned = rule.tuned_threads(threads, cores)
     path = cache_path(cache_dir)
-    key = cache_key(rule, reference, tuned)
+    key = cache_key(rule, reference, tuned, solver)
     if not retune:
-        entry = read_cache(path).get(entry_name(family, tuned))
+        entry = read_cache(path).get(entry_name(family, tuned, solver.name if solver else ""))
         if entry is not None and entry.get("key") == key:
             return FamilyDelta.from_json(entry)
     if on_tune is not None:
@@ -458,6 +500,6 @@ def family_delta(
         ref_graph = graph
     else:
         ref_graph = (load or (lambda n: load_graph(n, cache_dir=cache_dir)))(ref_name)
-    result = tune_on(ref_graph, rule, family, threads=tuned)
+    result = tune_on(ref_graph, rule, family, threads=tuned, solver=solver)
     write_cache(path, result)
     return result
