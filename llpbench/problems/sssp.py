@@ -266,7 +266,9 @@ def _levels_digest() -> str:
 
 
 #: What the family rule times to tune ``level_delta`` (cache entries ``family@T/level-worklists``).
-LEVELS = GridSolver("level-worklists", _levels_solve, _levels_digest)
+LEVELS = GridSolver(
+    "level-worklists", _levels_solve, _levels_digest, "the level worklists' width"
+)
 
 
 def _level_delta(graph: Graph, **how) -> tuple[int | float, dict]:

@@ -41,7 +41,7 @@ def family_delta_for(
     """
     from llpbench.baselines.delta.family import cache_path, family_delta
 
-    what = f"Δ for {solver.name}" if solver is not None else "Δ"
+    what = "Δ" if solver is None else (solver.what or f"Δ for {solver.name}")
 
     def on_tune(family: str, reference: str) -> None:
         if say is not None:

@@ -278,6 +278,7 @@ class GridSolver:
     name: str
     solve: Callable[[Graph, int, int, int | float], tuple[np.ndarray, float, float]]
     digest: Callable[[], str]
+    what: str = ""  # what is tuned, in words ("the level worklists' width"); default "Δ for NAME"
 
 
 def _delta_stepping_solve(
