@@ -19,7 +19,7 @@ from llpbench.graphs.graph import Graph
 from llpbench.llp.runtime import check_config, solve_llp
 from llpbench.llp.worklists import BY_LEVEL
 from llpbench.problems import build_instance, problem_module
-from llpbench.problems.tuned import TunedParams
+from llpbench.problems.tuned import TunedParams, level_names
 
 if TYPE_CHECKING:
     from llpbench.graphs.registry import ReadOptions
@@ -110,7 +110,10 @@ def solve(
     given = dict(params or {})
     if check_config(solver, worklist, threads) in BY_LEVEL and isinstance(graph, Graph):
         # a level worklist's bucket width: the tuned Δ at this thread count, as `run` uses
-        given = TunedParams(cache_dir, say=say)(module, graph, given, threads=threads)
+        # (only what the level worklists use: an LLP solve never tunes a baseline's Δ)
+        given |= TunedParams(cache_dir, say=say)(
+            module, graph, given, threads=threads, names=level_names(module)
+        )
     inst = build_instance(
         module, graph=graph, size=size, seed=seed, source=source, params=given
     )

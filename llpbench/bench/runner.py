@@ -40,7 +40,7 @@ from llpbench.llp.placement import core_count
 from llpbench.llp.runtime import solve_llp
 from llpbench.llp.worklists import BY_LEVEL
 from llpbench.problems import build_instance, problem_module
-from llpbench.problems.tuned import TunedParams, tuned_names
+from llpbench.problems.tuned import TunedParams, level_names, tuned_names
 
 
 @dataclass(frozen=True)
@@ -258,8 +258,8 @@ class Runner:
                 res.params.get("delta"), res.reached,
             )
         if cell.config.worklist in BY_LEVEL and tuned_names(module):
-            # a level worklist's bucket width is the tuned Δ at this thread count
-            module.apply_params(inst, self._params(cell, module, inst))
+            # a level worklist's bucket width, tuned at this thread count
+            module.apply_params(inst, self._params(cell, module, inst, level_names(module)))
         res = solve_llp(inst, cell.config.solver, cell.config.worklist, cell.threads)
         delta = inst.bucket_width if cell.config.worklist in BY_LEVEL else None
         return Outcome(

@@ -284,6 +284,8 @@ def _level_delta(graph: Graph, **how) -> tuple[int | float, dict]:
 #: road networks, 2048 against 64 at one thread). A given ``delta`` (``--delta``) sets both.
 TUNED = {"delta": _family_delta, "level_delta": _level_delta}
 TUNED_FOLLOWS = {"level_delta": "delta"}
+#: An LLP solve over a level worklist needs only its width: it never tunes Δ-stepping's Δ.
+TUNED_FOR = {"level_delta": "levels"}
 
 
 def apply_params(inst: Instance, params: dict) -> Instance:

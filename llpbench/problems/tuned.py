@@ -24,15 +24,29 @@ from typing import Any
 from llpbench.errors import SpecError
 from llpbench.graphs.graph import Graph
 
-__all__ = ["Rule", "TunedParams", "tuned_names"]
+__all__ = ["LEVELS", "Rule", "TunedParams", "level_names", "tuned_names"]
 
 #: ``rule(graph, *, cache_dir, say, threads) -> (value, record)``
 Rule = Callable[..., tuple[Any, dict[str, Any]]]
 
 
+#: ``TUNED_FOR`` value of a parameter the LLP level worklists use (their bucket width).
+LEVELS = "levels"
+
+
 def tuned_names(module: ModuleType) -> tuple[str, ...]:
     """The names of the parameters ``module``'s problem takes tuned (none for most)."""
     return tuple(getattr(module, "TUNED", None) or ())
+
+
+def level_names(module: ModuleType) -> tuple[str, ...]:
+    """The tuned parameters an LLP solve over a level worklist needs: those the problem's
+    ``TUNED_FOR`` marks :data:`LEVELS`, or all of them when it does not say (a baseline
+    asks for the keywords it takes instead)."""
+    marked = getattr(module, "TUNED_FOR", None)
+    if not marked:
+        return tuned_names(module)
+    return tuple(n for n in tuned_names(module) if marked.get(n) == LEVELS)
 
 
 class TunedParams:

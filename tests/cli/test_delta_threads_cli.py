@@ -74,3 +74,22 @@ def test_tune_delta_levels_tunes_the_level_worklists_width_and_caches_it_apart(c
     assert proc.returncode == 0, proc.stderr
     entries = json.loads((cli.cache / dfam.CACHE_NAME).read_text())["families"]
     assert set(entries) == {name, name.removesuffix("/level-worklists")}
+
+
+def test_an_llp_only_sweep_tunes_the_level_width_alone(cli, tmp_path):
+    """Rows of level worklists need their width, not Δ-stepping's Δ: a sweep without a
+    baseline tunes (and caches) only the level worklists' entry; `solve` likewise."""
+    path = tmp_path / "g.wel"
+    path.write_text("".join(f"{i} {(i * 7 + 3) % 30} {1 + (i * 13) % 50}\n" for i in range(30)))
+    proc = cli("run", "-g", str(path), "--directed", "--worklist", "obim", "--no-baseline",
+               "--threads", "1", "--reps", "1", "--no-progress", "--out", str(tmp_path / "r"))
+    assert proc.returncode == 0, proc.stderr
+    entries = json.loads((cli.cache / dfam.CACHE_NAME).read_text())["families"]
+    assert [name.split("@")[1] for name in entries] == ["1/level-worklists"]
+    with open(tmp_path / "r" / "latest" / "runs.csv", newline="") as fh:
+        rows = [r for r in csv.DictReader(fh) if r["worklist"] == "obim"]
+    (name,) = entries
+    assert rows and {float(r["delta"]) for r in rows} == {float(entries[name]["delta"])}
+    solved = cli("solve", "-g", str(path), "--directed", "--worklist", "bucketed")
+    assert solved.returncode == 0, solved.stderr
+    assert len(json.loads((cli.cache / dfam.CACHE_NAME).read_text())["families"]) == 1
