@@ -18,7 +18,7 @@ PUSHES = 5  # items pushed to the worklist
 CONTENTION = 6  # spins/yields waiting for a worklist lock held by another thread
 IDLE = 7  # backoff rounds with no work found
 ROUNDS = 8  # passes (cyclic) or rounds (all-indices-parallel)
-FUSED = 9  # items a worker took from its own fused run instead of the worklist
+FUSED = 9  # reported indices a worker kept in its own run (bucket fusion) instead of pushing
 
 NAMES = (
     "items", "advances", "stale", "retries", "steals", "pushes", "contention", "idle", "rounds",

@@ -31,6 +31,7 @@ from llpbench.llp.compile import bind
 from llpbench.llp.contract import Instance
 from llpbench.llp.launch import compile_kernel, run_threads
 from llpbench.llp.worklists import WORKLISTS
+from llpbench.llp.worklists.fusion import BATCH
 
 SOLVERS: dict[str, str] = {
     "cyclic": "llpbench.llp.templates.cyclic_solver",
@@ -111,6 +112,8 @@ def solve_llp(
     bufs = [np.empty(max(1, instance.max_out), dtype=np.int64) for _ in range(threads)]
     fuse = getattr(importlib.import_module(WORKLISTS[worklist]), "FUSE", 1) if worklist else 1
     runs = [np.empty(2 * fuse, dtype=np.int64) for _ in range(threads)]
+    batch = min(BATCH, fuse)  # a worklist without levels hands out one pair at a time
+    batches = [np.empty(2 * batch, dtype=np.int64) for _ in range(threads)]
     ctl = sync.new_control()
     work = np.ascontiguousarray(instance.init_work, dtype=np.int64)
     compile_s = 0.0
@@ -146,14 +149,17 @@ def solve_llp(
         else:
             wl, owner = _create_worklist(worklist, instance, threads)
             compiled(module.seed, (wl, inst, state, work, threads, ctl, rows[0]))
-            compiled(module.worker, (0, inst, state, wl, ctl, rows[0], bufs[0], runs[0]))
+            compiled(
+                module.worker, (0, inst, state, wl, ctl, rows[0], bufs[0], runs[0], batches[0])
+            )
             delay = slow_worklist_seconds(worklist)
             t0 = time.perf_counter()
             module.seed(wl, inst, state, work, threads, ctl, rows[0])
             _sleep(delay)
             seed_s = time.perf_counter() - t0
             args = [
-                (t, inst, state, wl, ctl, rows[t], bufs[t], runs[t]) for t in range(threads)
+                (t, inst, state, wl, ctl, rows[t], bufs[t], runs[t], batches[t])
+                for t in range(threads)
             ]
             seconds = run_threads(module.worker, args, ctl) + seed_s
     finally:

@@ -29,3 +29,67 @@ def test_ring_keeps_fifo_order_across_wraparound_and_growth():
         assert ring_pop(stores.meta, 0) == (False, 0, 0)  # the other store stayed empty
     finally:
         stores.close()
+
+
+def test_ring_take_moves_a_batch_in_fifo_order_across_wraparound():
+    import numpy as np
+
+    from llpbench.llp.worklists.storage import ring_take
+
+    stores = Stores(1, 8)
+    dst = np.zeros(2 * 16, dtype=np.int64)
+    try:
+        for i in range(6):
+            ring_push(stores.meta, 0, i, 100 + i)
+        for _ in range(5):  # the head moves to 5: the next pairs wrap past the end
+            ring_pop(stores.meta, 0)
+        for i in range(6, 12):
+            ring_push(stores.meta, 0, i, 100 + i)
+        assert ring_take(stores.meta, 0, dst.ctypes.data, 4) == 4
+        assert dst[:8].tolist() == [5, 105, 6, 106, 7, 107, 8, 108]
+        assert ring_take(stores.meta, 0, dst.ctypes.data, 16) == 3  # what is left
+        assert dst[:6].tolist() == [9, 109, 10, 110, 11, 111]
+        assert ring_take(stores.meta, 0, dst.ctypes.data, 16) == 0
+        ring_push(stores.meta, 0, 12, 112)  # the ring still works after the batches
+        assert ring_pop(stores.meta, 0) == (True, 12, 112)
+    finally:
+        stores.close()
+
+
+@pytest.mark.parametrize("name", ["bucketed", "obim"])
+def test_a_level_worklist_hands_out_a_batch_of_its_lowest_level_alone(name):
+    """``pop_batch`` takes up to ``most`` pairs of the lowest non-empty level and never mixes
+    in a higher level's (items of one batch are fused against one level)."""
+    import importlib
+
+    import numpy as np
+    from numba import njit
+
+    from llpbench.llp.counters import new_counters
+    from llpbench.llp.worklists import WORKLISTS
+
+    module = importlib.import_module(WORKLISTS[name])
+    push, pop_batch = module.push, module.pop_batch
+
+    @njit
+    def fill_and_take(wl, ctr, dst, most):
+        for i in range(5):
+            push(wl, 0, 64 * 3 + i, i, ctr)  # level 3 (width 64)
+        for i in range(7):
+            push(wl, 0, 64 * 1 + i, 10 + i, ctr)  # level 1
+        a = pop_batch(wl, 0, ctr, dst, most)
+        b = pop_batch(wl, 0, ctr, dst + 8 * 2 * most, most)
+        c = pop_batch(wl, 0, ctr, dst + 8 * 4 * most, 16)
+        return a, b, c
+
+    wl, owner = module.create(100, 1, 64)
+    dst = np.zeros(64, dtype=np.int64)
+    row = new_counters(1)[0]
+    try:
+        got = fill_and_take(wl, row.ctypes.data, dst.ctypes.data, 4)
+    finally:
+        owner.close()
+    assert got == (4, 3, 5)  # level 1 in two batches (4, then the 3 left), then level 3
+    assert dst[1:8:2].tolist() == [10, 11, 12, 13]
+    assert dst[9:14:2].tolist() == [14, 15, 16]
+    assert dst[17:26:2].tolist() == [0, 1, 2, 3, 4]

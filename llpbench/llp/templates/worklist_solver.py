@@ -20,8 +20,10 @@ from numba import njit
 
 from llpbench.llp.atomics import atomic_fetch_add, atomic_load
 from llpbench.llp.counters import FUSED, ITEMS, PUSHES, STALE
+from llpbench.llp.rawmem import peek
 from llpbench.llp.sync import PENDING, backoff, start_barrier
 from llpbench.llp.templates.bind import PROBLEM, WORKLIST  # LLP-BIND
+from llpbench.llp.worklists.fusion import BATCH
 
 CREDIT_CHUNK = 64
 
@@ -38,31 +40,41 @@ def seed(wl, inst, state, items, nthreads, ctl, c):
 
 
 @njit(nogil=True, cache=True)
-def worker(tid, inst, state, wl, ctl, c, buf, run):
+def worker(tid, inst, state, wl, ctl, c, buf, run, batch):
     """One thread's loop; returns when the whole solve has terminated.
 
-    ``c``, ``buf`` and ``run`` are this thread's own counter row, output buffer and fused
-    run (``2 * WORKLIST.FUSE`` words): separate arrays, so that their reference counts are
-    never shared with another thread.
+    ``c``, ``buf``, ``run`` and ``batch`` are this thread's own counter row, output buffer,
+    fused run (``2 * WORKLIST.FUSE`` words) and batch (``2 * BATCH`` words): separate arrays,
+    so that their reference counts are never shared with another thread.
     """
     start_barrier(ctl)
     ca = c.ctypes.data  # the worklist counts into the row by address (see rawmem)
+    ba = batch.ctypes.data  # ... and hands out its pairs into the batch by address
+    most = min(BATCH, batch.shape[0] // 2)
     idle = 0
     credit = 0
     head = 0  # the fused run: a FIFO of (key, item) pairs at run[2 * (i & mask)]
     tail = 0
     mask = WORKLIST.FUSE - 1
-    run_key = 0  # the key of the item popped from the worklist that started the run
+    taken = 0  # the batch: pairs taken from the worklist, processed after the run
+    got = 0
+    run_key = 0  # the key of the last pair taken from the worklist
     while True:
         if head < tail:
             p = 2 * (head & mask)
-            found, key, j = True, run[p], run[p + 1]
+            key = run[p]
+            j = run[p + 1]
             head += 1
-            c[FUSED] += 1
-        else:
-            found, key, j = WORKLIST.pop(wl, tid, ca)
+        elif taken < got:
+            key = peek(ba, 2 * taken)
+            j = peek(ba, 2 * taken + 1)
+            taken += 1
             run_key = key
-        if not found:
+        else:
+            got = WORKLIST.pop_batch(wl, tid, ca, ba, most)
+            taken = 0
+            if got > 0:
+                continue
             if credit > 0:
                 atomic_fetch_add(ctl, PENDING, -credit)
                 credit = 0
@@ -93,6 +105,7 @@ def worker(tid, inst, state, wl, ctl, c, buf, run):
                 run[p] = pv
                 run[p + 1] = v
                 tail += 1
+                c[FUSED] += 1
             else:
                 WORKLIST.push(wl, tid, pv, v, ca)
         c[PUSHES] += k

@@ -35,7 +35,13 @@ from llpbench.llp.sync import PAD
 from llpbench.llp.worklists import fusion
 from llpbench.llp.worklists.levels import EMPTY, first_level, level_shift, lower_hint
 from llpbench.llp.worklists.stealing import STEAL_MAX, steal_batch
-from llpbench.llp.worklists.storage import Stores, locked_ring_pop, locked_ring_push, size_hint
+from llpbench.llp.worklists.storage import (
+    Stores,
+    locked_ring_pop,
+    locked_ring_push,
+    locked_ring_take,
+    size_hint,
+)
 
 NUM_LEVELS = 1024  # a power of two
 
@@ -77,6 +83,29 @@ def pop(wl, tid, ctr):
                 cas(control, 0, current, level)
             return True, key, item
     return False, 0, 0
+
+
+@njit(nogil=True, cache=True, inline="always")
+def pop_batch(wl, tid, ctr, dst, most):
+    """Like :func:`pop`, but up to ``most`` pairs of the thread's own bag at the lowest
+    level at once, written at address ``dst``; a steal still hands one pair (and files the
+    rest of its chunk into the thief's bag, taken by the next call). Returns how many."""
+    meta, locks, control, nthreads = wl[0], wl[1], wl[2], wl[4]
+    current = first_level(control)
+    for i in range(NUM_LEVELS):
+        level = current + i
+        slot = level & (NUM_LEVELS - 1)
+        own = tid * NUM_LEVELS + slot
+        n = 0
+        if size_hint(meta, own) > 0:
+            n = locked_ring_take(meta, locks, own, dst, most, nthreads > 1, ctr)
+        if n == 0 and nthreads > 1:
+            n = fusion.one(_steal_level(meta, locks, control, tid, nthreads, slot, ctr), dst)
+        if n > 0:
+            if i > 0:
+                cas(control, 0, current, level)
+            return n
+    return 0
 
 
 @njit(nogil=True, cache=True)

@@ -31,3 +31,9 @@ def push(wl, tid, key, item, ctr):
 @njit(nogil=True, cache=True, inline="always")
 def pop(wl, tid, ctr):
     return pop_own_or_steal(wl, tid, ctr, ORDERED)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def pop_batch(wl, tid, ctr, dst, most):
+    """One pair at a time (see :func:`.fusion.one`)."""
+    return fusion.one(pop(wl, tid, ctr), dst)

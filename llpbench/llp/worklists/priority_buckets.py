@@ -21,6 +21,7 @@ from llpbench.llp.worklists.storage import (
     Stores,
     locked_ring_pop,
     locked_ring_push,
+    locked_ring_take,
     size_hint,
 )
 
@@ -59,3 +60,22 @@ def pop(wl, tid, ctr):
                 cas(control, 0, current, bucket)
             return True, key, item
     return False, 0, 0
+
+
+@njit(nogil=True, cache=True, inline="always")
+def pop_batch(wl, tid, ctr, dst, most):
+    """Like :func:`pop`, but up to ``most`` pairs of the lowest non-empty bucket at once,
+    written at address ``dst`` (one lock for all of them); returns how many."""
+    meta, locks, control, shared = wl[0], wl[1], wl[2], wl[4] > 1
+    current = first_level(control)
+    for i in range(NUM_BUCKETS):
+        bucket = current + i
+        slot = bucket & (NUM_BUCKETS - 1)
+        if size_hint(meta, slot) == 0:
+            continue
+        n = locked_ring_take(meta, locks, slot, dst, most, shared, ctr)
+        if n > 0:
+            if i > 0:
+                cas(control, 0, current, bucket)
+            return n
+    return 0

@@ -42,3 +42,9 @@ def pop(wl, tid, ctr):
     found, key, item = ring_pop(meta, 0)
     lock_release(locks, 0)
     return found, key, item
+
+
+@njit(nogil=True, cache=True, inline="always")
+def pop_batch(wl, tid, ctr, dst, most):
+    """One pair at a time (see :func:`.fusion.one`)."""
+    return fusion.one(pop(wl, tid, ctr), dst)

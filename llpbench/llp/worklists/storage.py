@@ -139,6 +139,27 @@ def ring_pop(meta, s):
 
 
 @njit(nogil=True, cache=True)
+def ring_take(meta, s, dst, most):
+    """Move up to ``most`` front pairs of ring ``s`` to the words at address ``dst`` (key,
+    item, key, item, ...) with one update of the ring's head and size; return how many."""
+    base = s * PAD
+    size = peek(meta, base + SIZE)
+    n = min(size, most)
+    if n <= 0:
+        return 0
+    head = peek(meta, base + HEAD)
+    last = peek(meta, base + CAP) - 1
+    addr = peek(meta, base + ADDR)
+    for i in range(n):
+        p = (head + i) & last
+        poke(dst, 2 * i, peek(addr, 2 * p))
+        poke(dst, 2 * i + 1, peek(addr, 2 * p + 1))
+    poke(meta, base + HEAD, (head + n) & last)
+    store_release(meta, base + SIZE, size - n)
+    return n
+
+
+@njit(nogil=True, cache=True)
 def heap_push(meta, s, key, item):
     """Insert ``(key, item)`` into min-heap ``s``."""
     base = s * PAD
@@ -215,3 +236,14 @@ def locked_ring_pop(meta, locks, s, shared, ctr):
     if shared:
         lock_release(locks, s * PAD)
     return found, key, item
+
+
+@njit(nogil=True, cache=True, inline="always")
+def locked_ring_take(meta, locks, s, dst, most, shared, ctr):
+    """:func:`ring_take` under store ``s``'s lock (no lock when not ``shared``)."""
+    if shared:
+        bump(ctr, CONTENTION, lock_acquire(locks, s * PAD))
+    n = ring_take(meta, s, dst, most)
+    if shared:
+        lock_release(locks, s * PAD)
+    return n
