@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from llpbench.llp.rawmem import poke
+from llpbench.llp.rawmem import peek, poke
 
 LEVEL_FUSE = 1024  # a power of two: pairs in a worker's run (GAP's bin threshold is 1000)
 NO_FUSE = 1
@@ -57,3 +57,12 @@ def one(popped, dst):
     poke(dst, 0, key)
     poke(dst, 1, item)
     return 1
+
+
+@njit(nogil=True, cache=True, inline="always")
+def first(n, scratch):
+    """``pop`` of a worklist that hands out batches: the pair its ``pop_batch(..., scratch,
+    1)`` wrote, as ``(found, key, item)``."""
+    if n == 0:
+        return False, 0, 0
+    return True, peek(scratch, 0), peek(scratch, 1)

@@ -37,7 +37,6 @@ from llpbench.llp.worklists.levels import EMPTY, first_level, level_shift, lower
 from llpbench.llp.worklists.stealing import STEAL_MAX, steal_batch
 from llpbench.llp.worklists.storage import (
     Stores,
-    locked_ring_pop,
     locked_ring_push,
     locked_ring_take,
     size_hint,
@@ -50,8 +49,11 @@ fuses = fusion.same_level
 
 
 def create(n: int, threads: int, bucket_width: int):
-    """One small FIFO per (thread, level slot); the shared hint; per-thread steal scratch."""
-    stores = Stores(threads * NUM_LEVELS, 4, extra_words=PAD + threads * STEAL_MAX * 2)
+    """One small FIFO per (thread, level slot); the shared hint; per-thread steal scratch,
+    then per-thread pop scratch."""
+    stores = Stores(
+        threads * NUM_LEVELS, 4, extra_words=PAD + threads * STEAL_MAX * 2 + threads * PAD
+    )
     stores.extra_array()[0] = EMPTY
     return (stores.meta, stores.locks, stores.extra, level_shift(bucket_width), threads), stores
 
@@ -67,29 +69,16 @@ def push(wl, tid, key, item, ctr):
 
 @njit(nogil=True, cache=True, inline="always")
 def pop(wl, tid, ctr):
-    meta, locks, control, nthreads = wl[0], wl[1], wl[2], wl[4]
-    current = first_level(control)
-    for i in range(NUM_LEVELS):
-        level = current + i
-        slot = level & (NUM_LEVELS - 1)
-        own = tid * NUM_LEVELS + slot
-        found, key, item = False, 0, 0
-        if size_hint(meta, own) > 0:
-            found, key, item = locked_ring_pop(meta, locks, own, nthreads > 1, ctr)
-        if not found and nthreads > 1:
-            found, key, item = _steal_level(meta, locks, control, tid, nthreads, slot, ctr)
-        if found:
-            if i > 0:
-                cas(control, 0, current, level)
-            return True, key, item
-    return False, 0, 0
+    """One pair: :func:`pop_batch` of one, through the thread's scratch words."""
+    scratch = wl[2] + 8 * (PAD + wl[4] * STEAL_MAX * 2 + tid * PAD)
+    return fusion.first(pop_batch(wl, tid, ctr, scratch, 1), scratch)
 
 
 @njit(nogil=True, cache=True, inline="always")
 def pop_batch(wl, tid, ctr, dst, most):
-    """Like :func:`pop`, but up to ``most`` pairs of the thread's own bag at the lowest
-    level at once, written at address ``dst``; a steal still hands one pair (and files the
-    rest of its chunk into the thief's bag, taken by the next call). Returns how many."""
+    """Up to ``most`` pairs of the thread's own bag at the lowest level at once, written at
+    address ``dst``; a steal hands one pair (and files the rest of its chunk into the thief's
+    bag, taken by the next call). Returns how many."""
     meta, locks, control, nthreads = wl[0], wl[1], wl[2], wl[4]
     current = first_level(control)
     for i in range(NUM_LEVELS):

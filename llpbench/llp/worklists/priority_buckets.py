@@ -19,7 +19,6 @@ from llpbench.llp.worklists import fusion
 from llpbench.llp.worklists.levels import EMPTY, first_level, level_shift, lower_hint
 from llpbench.llp.worklists.storage import (
     Stores,
-    locked_ring_pop,
     locked_ring_push,
     locked_ring_take,
     size_hint,
@@ -32,7 +31,7 @@ fuses = fusion.same_level
 
 
 def create(n: int, threads: int, bucket_width: int):
-    stores = Stores(NUM_BUCKETS, 64, extra_words=PAD)
+    stores = Stores(NUM_BUCKETS, 64, extra_words=PAD + threads * PAD)  # hint, pop scratch
     stores.extra_array()[0] = EMPTY
     return (stores.meta, stores.locks, stores.extra, level_shift(bucket_width), threads), stores
 
@@ -47,25 +46,15 @@ def push(wl, tid, key, item, ctr):
 
 @njit(nogil=True, cache=True, inline="always")
 def pop(wl, tid, ctr):
-    meta, locks, control, shared = wl[0], wl[1], wl[2], wl[4] > 1
-    current = first_level(control)
-    for i in range(NUM_BUCKETS):
-        bucket = current + i
-        slot = bucket & (NUM_BUCKETS - 1)
-        if size_hint(meta, slot) == 0:
-            continue
-        found, key, item = locked_ring_pop(meta, locks, slot, shared, ctr)
-        if found:
-            if i > 0:
-                cas(control, 0, current, bucket)
-            return True, key, item
-    return False, 0, 0
+    """One pair: :func:`pop_batch` of one, through the thread's scratch words."""
+    scratch = wl[2] + 8 * (PAD + tid * PAD)
+    return fusion.first(pop_batch(wl, tid, ctr, scratch, 1), scratch)
 
 
 @njit(nogil=True, cache=True, inline="always")
 def pop_batch(wl, tid, ctr, dst, most):
-    """Like :func:`pop`, but up to ``most`` pairs of the lowest non-empty bucket at once,
-    written at address ``dst`` (one lock for all of them); returns how many."""
+    """Up to ``most`` pairs of the lowest non-empty bucket at once, written at address
+    ``dst`` (one lock for all of them); returns how many."""
     meta, locks, control, shared = wl[0], wl[1], wl[2], wl[4] > 1
     current = first_level(control)
     for i in range(NUM_BUCKETS):

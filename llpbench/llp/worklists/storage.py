@@ -228,17 +228,6 @@ def locked_ring_push(meta, locks, s, key, item, shared, ctr):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def locked_ring_pop(meta, locks, s, shared, ctr):
-    """:func:`ring_pop` under store ``s``'s lock (no lock when not ``shared``)."""
-    if shared:
-        bump(ctr, CONTENTION, lock_acquire(locks, s * PAD))
-    found, key, item = ring_pop(meta, s)
-    if shared:
-        lock_release(locks, s * PAD)
-    return found, key, item
-
-
-@njit(nogil=True, cache=True, inline="always")
 def locked_ring_take(meta, locks, s, dst, most, shared, ctr):
     """:func:`ring_take` under store ``s``'s lock (no lock when not ``shared``)."""
     if shared:
