@@ -32,7 +32,7 @@ from llpbench.llp.rawmem import peek, poke
 
 LEVEL_FUSE = 1024  # a power of two: pairs in a worker's run (GAP's bin threshold is 1000)
 NO_FUSE = 1
-BATCH = 64  # pairs a level worklist hands a worker's empty run at once (Galois' chunk size)
+BATCH = 64  # pairs a level worklist hands a worker at once, into its batch (Galois' chunk size)
 
 
 @njit(nogil=True, cache=True, inline="always")
