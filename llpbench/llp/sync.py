@@ -84,12 +84,23 @@ def start_barrier(ctl):
 
 
 @njit(nogil=True, cache=True)
-def barrier(ctl, nthreads):
-    """Generation-counting barrier for ``nthreads`` workers; waiting workers yield."""
-    gen = atomic_load(ctl, BARRIER_GEN)
-    if atomic_fetch_add(ctl, BARRIER_COUNT, 1) == nthreads - 1:
-        atomic_store(ctl, BARRIER_COUNT, 0)
-        atomic_fetch_add(ctl, BARRIER_GEN, 1)
+def barrier_at(ctl, nthreads, count, gen, spins):
+    """Generation-counting barrier for ``nthreads`` workers on the words ``count`` and
+    ``gen`` of ``ctl``: a waiter polls ``spins`` times, then yields on every poll (with
+    more workers than cores, a spinning waiter holds the core the last arrival needs)."""
+    g = atomic_load(ctl, gen)
+    if atomic_fetch_add(ctl, count, 1) == nthreads - 1:
+        atomic_store(ctl, count, 0)
+        atomic_fetch_add(ctl, gen, 1)
         return
-    while atomic_load(ctl, BARRIER_GEN) == gen:
-        cpu_yield()
+    polls = 0
+    while atomic_load(ctl, gen) == g:
+        polls += 1
+        if polls > spins:
+            cpu_yield()
+
+
+@njit(nogil=True, cache=True)
+def barrier(ctl, nthreads):
+    """:func:`barrier_at` on the control block's own words; waiters yield at once."""
+    barrier_at(ctl, nthreads, BARRIER_COUNT, BARRIER_GEN, 0)

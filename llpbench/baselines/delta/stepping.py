@@ -48,10 +48,10 @@ from llpbench.llp.atomics import (
     atomic_fetch_add,
     atomic_load,
     atomic_min,
-    atomic_store,
     cpu_yield,
 )
 from llpbench.llp.launch import compile_kernel, launch_workers
+from llpbench.llp.sync import barrier_at
 
 __all__ = ["delta_stepping", "default_delta", "resolve_delta", "MAX_THREADS", "NAME"]
 
@@ -388,21 +388,6 @@ def _solve_serial(indptr, indices, weights, step, dist, source, delta, shift, ri
 
 # --------------------------------------------------------------------------- T threads
 @njit(nogil=True, cache=True)
-def _barrier(sh, nthreads):
-    """Generation-counting barrier; waiting threads yield (T may exceed the cores)."""
-    gen = atomic_load(sh, SH_GEN)
-    if atomic_fetch_add(sh, SH_COUNT, 1) == nthreads - 1:
-        atomic_store(sh, SH_COUNT, 0)
-        atomic_fetch_add(sh, SH_GEN, 1)
-        return
-    spins = 0
-    while atomic_load(sh, SH_GEN) == gen:
-        spins += 1
-        if spins > sh[SH_SPINS]:
-            cpu_yield()
-
-
-@njit(nogil=True, cache=True)
 def _worker(
     tid, nthreads, indptr, indices, weights, step, dist, delta, shift, ring, frontier, mark, sh,
     ctr,
@@ -551,7 +536,7 @@ def _worker(
         nxt_par = 1 - par
         if cand < NO_BIN:
             atomic_min(sh, SH_BIN + nxt_par * _PAD, cand)
-        _barrier(sh, nthreads)
+        barrier_at(sh, nthreads, SH_COUNT, SH_GEN, sh[SH_SPINS])
         nb = atomic_load(sh, SH_BIN + nxt_par * _PAD)
         if tid == 0:  # reset this round's slots: they serve the round after next
             sh[SH_BIN + par * _PAD] = NO_BIN
@@ -625,7 +610,7 @@ def _worker(
                 pst[P_FREE] = c
                 pst[P_NFREE] += 1
                 c = nc
-        _barrier(sh, nthreads)
+        barrier_at(sh, nthreads, SH_COUNT, SH_GEN, sh[SH_SPINS])
         cur = nb
         par = nxt_par
     row[C_PROCESSED] = n_processed

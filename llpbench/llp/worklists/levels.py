@@ -13,6 +13,13 @@ from llpbench.llp.rawmem import fetch_min, load_relaxed
 EMPTY = 2**63 - 1  # the hint when nothing was ever pushed
 
 
+def level_worklist(stores, bucket_width: int, threads: int):
+    """``(wl, stores)`` of a level worklist over ``stores``: ``wl = (meta, locks, control,
+    shift, threads)``, with the hint (word 0 of ``control``) at :data:`EMPTY`."""
+    stores.extra_array()[0] = EMPTY
+    return (stores.meta, stores.locks, stores.extra, level_shift(bucket_width), threads), stores
+
+
 def level_shift(bucket_width: int) -> int:
     """The shift that maps a priority to its level: the bucket width rounded down to a power
     of two (so a level is one shift, not a division, on the hot path)."""

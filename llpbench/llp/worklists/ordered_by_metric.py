@@ -33,7 +33,7 @@ from numba import njit
 from llpbench.llp.rawmem import cas
 from llpbench.llp.sync import PAD
 from llpbench.llp.worklists import fusion
-from llpbench.llp.worklists.levels import EMPTY, first_level, level_shift, lower_hint
+from llpbench.llp.worklists.levels import first_level, level_worklist, lower_hint
 from llpbench.llp.worklists.stealing import STEAL_MAX, steal_batch
 from llpbench.llp.worklists.storage import (
     Stores,
@@ -54,8 +54,7 @@ def create(n: int, threads: int, bucket_width: int):
     stores = Stores(
         threads * NUM_LEVELS, 4, extra_words=PAD + threads * STEAL_MAX * 2 + threads * PAD
     )
-    stores.extra_array()[0] = EMPTY
-    return (stores.meta, stores.locks, stores.extra, level_shift(bucket_width), threads), stores
+    return level_worklist(stores, bucket_width, threads)
 
 
 @njit(nogil=True, cache=True, inline="always")

@@ -16,7 +16,7 @@ from numba import njit
 from llpbench.llp.rawmem import cas
 from llpbench.llp.sync import PAD
 from llpbench.llp.worklists import fusion
-from llpbench.llp.worklists.levels import EMPTY, first_level, level_shift, lower_hint
+from llpbench.llp.worklists.levels import first_level, level_worklist, lower_hint
 from llpbench.llp.worklists.storage import (
     Stores,
     locked_ring_push,
@@ -32,8 +32,7 @@ fuses = fusion.same_level
 
 def create(n: int, threads: int, bucket_width: int):
     stores = Stores(NUM_BUCKETS, 64, extra_words=PAD + threads * PAD)  # hint, pop scratch
-    stores.extra_array()[0] = EMPTY
-    return (stores.meta, stores.locks, stores.extra, level_shift(bucket_width), threads), stores
+    return level_worklist(stores, bucket_width, threads)
 
 
 @njit(nogil=True, cache=True, inline="always")
