@@ -110,10 +110,6 @@ def solve_llp(
     # One counter row and one output buffer per thread, each its own array (see rawmem).
     rows = [C.new_counters(1)[0] for _ in range(threads)]
     bufs = [np.empty(max(1, instance.max_out), dtype=np.int64) for _ in range(threads)]
-    fuse = getattr(importlib.import_module(WORKLISTS[worklist]), "FUSE", 1) if worklist else 1
-    runs = [np.empty(2 * fuse, dtype=np.int64) for _ in range(threads)]
-    batch = min(BATCH, fuse)  # a worklist without levels hands out one pair at a time
-    batches = [np.empty(2 * batch, dtype=np.int64) for _ in range(threads)]
     ctl = sync.new_control()
     work = np.ascontiguousarray(instance.init_work, dtype=np.int64)
     compile_s = 0.0
@@ -148,6 +144,10 @@ def solve_llp(
             seconds = run_threads(module.worker, args, ctl)
         else:
             wl, owner = _create_worklist(worklist, instance, threads)
+            # each worker's fused run and batch (a worklist without levels: one pair each)
+            fuse = importlib.import_module(WORKLISTS[worklist]).FUSE
+            runs = [np.empty(2 * fuse, dtype=np.int64) for _ in range(threads)]
+            batches = [np.empty(2 * min(BATCH, fuse), dtype=np.int64) for _ in range(threads)]
             compiled(module.seed, (wl, inst, state, work, threads, ctl, rows[0]))
             compiled(
                 module.worker, (0, inst, state, wl, ctl, rows[0], bufs[0], runs[0], batches[0])

@@ -34,6 +34,7 @@ from llpbench.graphs.independent import checks_reading, dispute_of
 from llpbench.llp.atomics import atomic_load, atomic_min
 from llpbench.llp.contract import Instance
 from llpbench.llp.counters import ADVANCES, RETRIES
+from llpbench.problems.tuned import LEVELS as FOR_LEVELS
 
 NAME = "sssp"
 INPUT = "graph"
@@ -285,7 +286,7 @@ def _level_delta(graph: Graph, **how) -> tuple[int | float, dict]:
 TUNED = {"delta": _family_delta, "level_delta": _level_delta}
 TUNED_FOLLOWS = {"level_delta": "delta"}
 #: An LLP solve over a level worklist needs only its width: it never tunes Δ-stepping's Δ.
-TUNED_FOR = {"level_delta": "levels"}
+TUNED_FOR = {"level_delta": FOR_LEVELS}
 
 
 def apply_params(inst: Instance, params: dict) -> Instance:

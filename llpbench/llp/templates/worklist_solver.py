@@ -23,7 +23,6 @@ from llpbench.llp.counters import FUSED, ITEMS, PUSHES, STALE
 from llpbench.llp.rawmem import peek
 from llpbench.llp.sync import PENDING, backoff, start_barrier
 from llpbench.llp.templates.bind import PROBLEM, WORKLIST  # LLP-BIND
-from llpbench.llp.worklists.fusion import BATCH
 
 CREDIT_CHUNK = 64
 
@@ -44,13 +43,14 @@ def worker(tid, inst, state, wl, ctl, c, buf, run, batch):
     """One thread's loop; returns when the whole solve has terminated.
 
     ``c``, ``buf``, ``run`` and ``batch`` are this thread's own counter row, output buffer,
-    fused run (``2 * WORKLIST.FUSE`` words) and batch (``2 * BATCH`` words): separate arrays,
-    so that their reference counts are never shared with another thread.
+    fused run (``2 * WORKLIST.FUSE`` words) and batch (two words a pair the worklist hands
+    out at once): separate arrays, so that their reference counts are never shared with
+    another thread.
     """
     start_barrier(ctl)
     ca = c.ctypes.data  # the worklist counts into the row by address (see rawmem)
     ba = batch.ctypes.data  # ... and hands out its pairs into the batch by address
-    most = min(BATCH, batch.shape[0] // 2)
+    most = batch.shape[0] // 2  # pairs taken from the worklist at once
     idle = 0
     credit = 0
     head = 0  # the fused run: a FIFO of (key, item) pairs at run[2 * (i & mask)]
