@@ -34,7 +34,7 @@ def kernel_dir() -> Path:
     return base
 
 
-def _framework_sources() -> str:
+def framework_sources() -> str:
     """The source of every module a generated kernel may inline (llpbench.llp.*)."""
     root = Path(__file__).parent
     parts = [p.read_text() for p in sorted(root.rglob("*.py"))]
@@ -54,7 +54,7 @@ def _bound_source(template: ModuleType, problem: ModuleType, worklist: ModuleTyp
     else:
         raise ValueError(f"template {template.__name__} has no {BIND_MARKER} line")
     body = "\n".join(lines) + "\n"
-    parts = [body, _framework_sources(), inspect.getsource(problem)]
+    parts = [body, framework_sources(), inspect.getsource(problem)]
     if worklist is not None:
         parts.append(inspect.getsource(worklist))
     header = (

@@ -260,10 +260,10 @@ def _levels_digest() -> str:
     import inspect
 
     from llpbench.io import sha256_hex
-    from llpbench.llp.compile import _framework_sources
+    from llpbench.llp.compile import framework_sources
 
     kernels = "".join(inspect.getsource(f.py_func) for f in (work, priority, stale))
-    return sha256_hex(_framework_sources(), kernels)[:12]
+    return sha256_hex(framework_sources(), kernels)[:12]
 
 
 #: What the family rule times to tune ``level_delta`` (cache entries ``family@T/level-worklists``).
