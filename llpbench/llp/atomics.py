@@ -170,3 +170,28 @@ atomic_max.__doc__ = (
     "Atomically raise ``ary[idx]`` to ``val`` if larger; return the old value "
     "(float64: non-negative values only)."
 )
+
+
+@intrinsic
+def prefetch(typingctx, ary, idx):
+    """Hint the cache to fetch ``ary[idx]`` for reading (LLVM ``llvm.prefetch``, a ``prefetcht0``
+    on x86): no fault if the index is past the end, no effect on the values.
+
+    The Δ-stepping kernels issue it for vertices a few entries ahead in a bin, whose CSR
+    offsets and arcs are not in cache yet, so that the misses of several vertices overlap.
+    """
+    if not isinstance(ary, types.Array) or ary.ndim != 1:
+        raise TypeError("prefetch needs a 1-D array")
+
+    def codegen(context, builder, sig, args):
+        arr = context.make_array(sig.args[0])(context, builder, args[0])
+        idx = context.cast(builder, args[1], sig.args[1], types.intp)
+        ptr = builder.gep(arr.data, [idx])  # no bounds or wraparound: a hint may point anywhere
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return types.void(ary, idx), codegen

@@ -11,13 +11,15 @@ from scipy.sparse.csgraph import dijkstra
 from llpbench.baselines import BaselineResult
 from llpbench.baselines.delta.family import delta_grid
 from llpbench.baselines.delta.stepping import (
+    BOUND_ITEMS,
+    CHUNK,
     INIT_CHUNKS,
     _shift_of,
     default_delta,
     delta_stepping,
     resolve_delta,
 )
-from llpbench.graphs.generators import kronecker
+from llpbench.graphs.generators import kronecker, mesh
 from llpbench.graphs.graph import Graph
 from llpbench.graphs.weights import assign_weights
 
@@ -119,6 +121,25 @@ def test_large_buckets_grow_the_local_bins():
         assert_same(res.answer, want, True)
         if threads > 1:  # so some thread held more chunks than its first pool has
             assert res.counters["chunks"] > INIT_CHUNKS * threads
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_bins_sized_by_the_degree_bound_and_by_the_degrees(threads):
+    # A mesh's batches get room from the degree bound (batch x largest degree is small); a
+    # Kronecker graph's hubs push the bound past BOUND_ITEMS, so room comes from the exact
+    # degree sum. Wide buckets fill many chunks: every chunk but a slot's tail is full, and
+    # the tail's fill is the slot's size mod CHUNK, across chunk boundaries and pool growth.
+    low = assign_weights(mesh(60, 60), "uniform-int:1:255", 3)
+    high = assign_weights(kronecker(12, 16, seed=2), "uniform-int:1:255", 3)
+    assert CHUNK * int(low.out_degrees().max()) <= BOUND_ITEMS
+    assert CHUNK * int(high.out_degrees().max()) > BOUND_ITEMS
+    for g in (low, high):
+        source = int(np.argmax(g.out_degrees()))
+        want = reference(g, source)
+        for delta in (1, 64, 4096, 10**9):
+            res = delta_stepping(g, source, threads=threads, delta=delta)
+            assert_same(res.answer, want, True)
+        assert res.counters["processed"] >= int(np.isfinite(want).sum())
 
 
 def test_unreachable_and_trivial_graphs():

@@ -14,6 +14,7 @@ from llpbench.llp.atomics import (
     atomic_max,
     atomic_min,
     atomic_store,
+    prefetch,
 )
 
 THREADS = 8
@@ -98,3 +99,24 @@ def test_unsupported_dtype_is_refused_at_compile_time():
 
     with pytest.raises(Exception, match="atomics"):
         go(np.zeros(2, dtype=np.float32))
+
+
+@njit(nogil=True)
+def _sum_with_prefetch(a, ahead):
+    s = 0
+    for i in range(a.shape[0]):
+        prefetch(a, i + ahead)  # past the end too: a hint never faults
+        s += a[i]
+    return s
+
+
+def test_prefetch_is_a_hint_that_changes_nothing():
+    a = np.arange(10_000, dtype=np.int64)
+    before = a.copy()
+    for ahead in (0, 8, 1 << 20):
+        assert _sum_with_prefetch(a, ahead) == int(before.sum())
+    np.testing.assert_array_equal(a, before)
+    asm = _sum_with_prefetch.inspect_asm(_sum_with_prefetch.signatures[0])
+    assert "prefetch" in asm or "prfm" in asm  # x86, arm64
+    with pytest.raises(Exception, match="1-D array"):
+        njit(lambda x: prefetch(x, 0))(np.zeros((2, 2)))

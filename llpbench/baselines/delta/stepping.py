@@ -22,6 +22,13 @@ Two kernels:
   it to the shared frontier (mostly deduplicated with a per-vertex stamp) and a barrier starts the
   next round. Waiting threads yield the core (``sched_yield``), so T may exceed the cores.
 
+Both kernels prefetch: while a vertex of a bin is processed, the CSR offsets and the distance
+of the vertex ``PF_FAR`` entries ahead and the first arcs of the one ``PF_NEAR`` ahead are
+requested (:func:`llpbench.llp.atomics.prefetch`), so the cache misses of several vertices
+overlap instead of following one another (GAP's kernel has no prefetch; same-process A/B,
+2026-12-05: 0.78x the time on the road network at one thread, 0.80-0.85x at two, 0.91x on
+Kronecker and Graph500 graphs at one thread).
+
 Buckets live in a ring of ``W`` slots (a power of two at least ``max_weight / Δ + 2``, so
 that every relaxation from the current bucket lands inside the ring); when Δ is so small that
 the ring would be too large, arcs landing beyond it go to a *far pile* that is pulled into the
@@ -49,6 +56,7 @@ from llpbench.llp.atomics import (
     atomic_load,
     atomic_min,
     cpu_yield,
+    prefetch,
 )
 from llpbench.llp.launch import compile_kernel, launch_workers
 from llpbench.llp.sync import barrier_at
@@ -69,6 +77,9 @@ INIT_CHUNKS = 16  # chunks per thread before the pool first grows
 GRAIN = 64  # frontier items claimed at a time (GAP: schedule(dynamic, 64)) ...
 GRAIN_MIN = 4  # ... down to this many when the frontier is small:
 GRAIN_SPLIT = 8  # about this many grains per thread at least
+PREFETCH = True  # False compiles the prefetches out (for A/B measurements)
+PF_NEAR = 4  # bin entries ahead whose first arcs are prefetched ...
+PF_FAR = 12  # ... and whose CSR offsets and distance are (2/6 and 8/16 measure the same)
 FUSE_LIMIT = 1000  # GAP's kBinSizeThreshold: fuse the current bucket while below this
 
 # Counter slots (one padded row per thread).
@@ -170,25 +181,30 @@ def _below_impl(d, b, start, delta, shift):
 
 # --------------------------------------------------------------------------- bins
 # Bins (both kernels): slot s of the ring is a linked list of chunks (head[s] .. tail[s]) in
-# a pool (one per thread); chunk c holds pool[c * CHUNK : c * CHUNK + ccount[c]] and links
-# to cnext[c].
-# pst = [free-list head, chunks ever used, free chunks, items in the ring, far length, far min,
-# lowest possibly non-empty ring bucket].
+# a pool (one per thread), holding size[s] items: every chunk but the tail is full, so the
+# tail's fill is size[s] % CHUNK and an append reads two independent words (size, tail)
+# rather than following tail to a per-chunk count; chunk c holds pool[c * CHUNK : ...] and
+# links to cnext[c]. pst = [free-list head, chunks ever used, free chunks].
 # The hot path (claim an item, relax its arcs, push to a bin) is written out inline in
 # the kernels: numba increfs every array argument of a called function, two atomic operations
-# per array and call, which cost more than the relaxations themselves.
+# per array and call, which cost more than the relaxations themselves. The counts that the
+# hot path updates (items in the ring, far-pile length and least bucket, lowest bucket) are
+# local variables, not array slots: a store into an array may alias any other array, so LLVM
+# would reload and store such slots around every bin write.
 
 P_FREE = 0
 P_USED = 1
 P_NFREE = 2
-P_INRING = 3
-P_FARLEN = 4
-P_FARMIN = 5
-P_LOW = 6  # no non-empty bucket of this thread's ring lies below this one
+# A batch (a grain or a chunk) of vertices needs room for all it may push; when the degree
+# bound (batch size x largest out-degree) is at most this many items, room for the bound is
+# made without reading the batch's degrees (low-degree graphs: road networks, meshes).
+BOUND_ITEMS = 1 << 12
+assert CHUNK & (CHUNK - 1) == 0, "CHUNK must be a power of two (the tail's fill is size % CHUNK)"
+CMASK = CHUNK - 1
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _new_chunk(cnext, ccount, pst):
+def _new_chunk(cnext, pst):
     c = pst[P_FREE]
     if c >= 0:
         pst[P_FREE] = cnext[c]
@@ -197,12 +213,11 @@ def _new_chunk(cnext, ccount, pst):
         c = pst[P_USED]
         pst[P_USED] = c + 1
     cnext[c] = -1
-    ccount[c] = 0
     return c
 
 
 @njit(nogil=True, cache=True)
-def _grow_pool(pool, cnext, ccount, pst, need):
+def _grow_pool(pool, cnext, pst, need):
     """Bigger copies of the pool arrays, with room for ``need`` more chunks."""
     nch = cnext.shape[0]
     new = max(2 * nch, pst[P_USED] + need)
@@ -210,9 +225,7 @@ def _grow_pool(pool, cnext, ccount, pst, need):
     pool2[: nch * CHUNK] = pool
     cnext2 = np.empty(new, np.int64)
     cnext2[:nch] = cnext
-    ccount2 = np.empty(new, np.int64)
-    ccount2[:nch] = ccount
-    return pool2, cnext2, ccount2
+    return pool2, cnext2
 
 
 @njit(nogil=True, cache=True)
@@ -223,11 +236,27 @@ def _grow_far(far, length, need):
     return far2
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _pushes_bound(indptr, batch, start, stop, maxdeg):
+    """At most how many items the vertices ``batch[start:stop]`` push: the degree bound
+    when it is small, else the sum of their out-degrees."""
+    bound = (stop - start) * maxdeg
+    if bound <= BOUND_ITEMS:
+        return bound
+    total = 0
+    for k in range(start, stop):
+        u = batch[k]
+        total += indptr[u + 1] - indptr[u]
+    return total
+
+
 # --------------------------------------------------------------------------- one thread
 
 
 @njit(nogil=True, cache=True)
-def _solve_serial(indptr, indices, weights, step, dist, source, delta, shift, ring, ctr):
+def _solve_serial(
+    indptr, indices, weights, step, dist, source, delta, shift, ring, maxdeg, ctr
+):
     """Δ-stepping on one thread; ``dist`` holds inf/INT_INF everywhere except the source.
 
     GAP's shape without its threads: bucket ``b`` is an append-only list of chunks in ring
@@ -240,11 +269,11 @@ def _solve_serial(indptr, indices, weights, step, dist, source, delta, shift, ri
     mask = ring - 1
     pool = np.empty(INIT_CHUNKS * CHUNK, indices.dtype)
     cnext = np.empty(INIT_CHUNKS, np.int64)
-    ccount = np.empty(INIT_CHUNKS, np.int64)
-    pst = np.zeros(8, np.int64)
+    pst = np.zeros(4, np.int64)
     pst[P_FREE] = -1
     head = np.full(ring, -1, np.int64)
     tail = np.full(ring, -1, np.int64)
+    size = np.zeros(ring, np.int64)
     far = np.empty(64, indices.dtype)
     n_buckets = 0
     n_processed = 0
@@ -256,36 +285,44 @@ def _solve_serial(indptr, indices, weights, step, dist, source, delta, shift, ri
     far_min = NO_BIN
     in_ring = 1
     cur = _bucket(dist[source], delta, shift)
-    c0 = _new_chunk(cnext, ccount, pst)
+    c0 = _new_chunk(cnext, pst)
     pool[c0 * CHUNK] = source
-    ccount[c0] = 1
     head[cur & mask] = c0
     tail[cur & mask] = c0
+    size[cur & mask] = 1
     while True:
         slot = cur & mask
         lo_dist = _bucket_start(cur, delta)
         n_buckets += 1
-        while head[slot] >= 0:
+        while size[slot] > 0:
             c = head[slot]  # detach the bucket; what its vertices add to it forms a new list
+            rem = size[slot]
             head[slot] = -1
             tail[slot] = -1
+            size[slot] = 0
+            in_ring -= rem
             while c >= 0:
-                cnt = ccount[c]
-                in_ring -= cnt
+                cnt = min(rem, CHUNK)
+                rem -= cnt
+                start = c * CHUNK
+                stop = start + cnt
                 # room first for all that this chunk's vertices may push: arrays are only
                 # replaced here, once per chunk (numba pays two atomic reference-count
                 # updates per replaced array and loop iteration where it happens)
-                total = 0
-                for k in range(cnt):
-                    u = pool[c * CHUNK + k]
-                    total += indptr[u + 1] - indptr[u]
+                total = _pushes_bound(indptr, pool, start, stop, maxdeg)
                 need = total // CHUNK + min(total, ring) + 2
                 if cnext.shape[0] - pst[P_USED] + pst[P_NFREE] < need:
-                    pool, cnext, ccount = _grow_pool(pool, cnext, ccount, pst, need)
+                    pool, cnext = _grow_pool(pool, cnext, pst, need)
                 if far_len + total > far.shape[0]:
                     far = _grow_far(far, far_len, total)
-                for k in range(cnt):
-                    u = pool[c * CHUNK + k]
+                for k in range(start, stop):
+                    if PREFETCH:
+                        w = pool[min(k + PF_NEAR, stop - 1)]
+                        prefetch(indices, indptr[w] * step)
+                        w = pool[min(k + PF_FAR, stop - 1)]
+                        prefetch(indptr, w)
+                        prefetch(dist, w)
+                    u = pool[k]
                     du = dist[u]
                     if _below(du, cur, lo_dist, delta, shift):
                         n_stale += 1  # lowered since, and relaxed in an earlier bucket
@@ -305,17 +342,16 @@ def _solve_serial(indptr, indices, weights, step, dist, source, delta, shift, ri
                             b = _bucket(nd, delta, shift)
                             if b - cur < ring:
                                 s = b & mask
-                                t = tail[s]
-                                if t < 0 or ccount[t] == CHUNK:
-                                    nc = _new_chunk(cnext, ccount, pst)
-                                    if t < 0:
+                                sz = size[s]
+                                if sz & CMASK == 0:
+                                    nc = _new_chunk(cnext, pst)
+                                    if sz == 0:
                                         head[s] = nc
                                     else:
-                                        cnext[t] = nc
+                                        cnext[tail[s]] = nc
                                     tail[s] = nc
-                                    t = nc
-                                pool[t * CHUNK + ccount[t]] = v
-                                ccount[t] += 1
+                                pool[tail[s] * CHUNK + (sz & CMASK)] = v
+                                size[s] = sz + 1
                                 in_ring += 1
                             else:
                                 far[far_len] = v
@@ -332,7 +368,7 @@ def _solve_serial(indptr, indices, weights, step, dist, source, delta, shift, ri
         nb = NO_BIN
         if in_ring > 0:
             for b in range(cur + 1, cur + ring):
-                if head[b & mask] >= 0:
+                if size[b & mask] > 0:
                     nb = b
                     break
         if far_len > 0 and far_min <= nb:
@@ -346,7 +382,7 @@ def _solve_serial(indptr, indices, weights, step, dist, source, delta, shift, ri
             far_min = NO_BIN
             need = far_len // CHUNK + min(far_len, ring) + 2
             if cnext.shape[0] - pst[P_USED] + pst[P_NFREE] < need:
-                pool, cnext, ccount = _grow_pool(pool, cnext, ccount, pst, need)
+                pool, cnext = _grow_pool(pool, cnext, pst, need)
             for j in range(far_len):
                 x = far[j]
                 b = _bucket(dist[x], delta, shift)
@@ -355,17 +391,16 @@ def _solve_serial(indptr, indices, weights, step, dist, source, delta, shift, ri
                     continue
                 if b - nb < ring:
                     s = b & mask
-                    t = tail[s]
-                    if t < 0 or ccount[t] == CHUNK:
-                        nc = _new_chunk(cnext, ccount, pst)
-                        if t < 0:
+                    sz = size[s]
+                    if sz & CMASK == 0:
+                        nc = _new_chunk(cnext, pst)
+                        if sz == 0:
                             head[s] = nc
                         else:
-                            cnext[t] = nc
+                            cnext[tail[s]] = nc
                         tail[s] = nc
-                        t = nc
-                    pool[t * CHUNK + ccount[t]] = x
-                    ccount[t] += 1
+                    pool[tail[s] * CHUNK + (sz & CMASK)] = x
+                    size[s] = sz + 1
                     in_ring += 1
                     n_far += 1
                 else:
@@ -389,23 +424,25 @@ def _solve_serial(indptr, indices, weights, step, dist, source, delta, shift, ri
 # --------------------------------------------------------------------------- T threads
 @njit(nogil=True, cache=True)
 def _worker(
-    tid, nthreads, indptr, indices, weights, step, dist, delta, shift, ring, frontier, mark, sh,
-    ctr,
+    tid, nthreads, indptr, indices, weights, step, dist, delta, shift, ring, maxdeg, frontier,
+    mark, sh, ctr,
 ):
     """One of T threads running GAP's parallel Δ-stepping (see the module docstring)."""
     mask = ring - 1
     row = ctr[tid]
     pool = np.empty(INIT_CHUNKS * CHUNK, frontier.dtype)
     cnext = np.empty(INIT_CHUNKS, np.int64)
-    ccount = np.empty(INIT_CHUNKS, np.int64)
-    pst = np.zeros(8, np.int64)
+    pst = np.zeros(4, np.int64)
     pst[P_FREE] = -1
-    pst[P_FARMIN] = NO_BIN
     head = np.full(ring, -1, np.int64)
     tail = np.full(ring, -1, np.int64)
     size = np.zeros(ring, np.int64)
     far = np.empty(64, frontier.dtype)
     tmp = np.empty(CHUNK, frontier.dtype)
+    in_ring = 0  # items in this thread's ring
+    low = NO_BIN  # no non-empty bucket of this thread's ring lies below this one
+    far_len = 0
+    far_min = NO_BIN
     n_processed = 0
     n_relax = 0
     n_improved = 0
@@ -438,6 +475,7 @@ def _worker(
         lo_dist = _bucket_start(cur, delta)
         fusing = False
         c = -1
+        rem = 0
         while True:
             if not fusing:
                 i = atomic_fetch_add(sh, SH_CURSOR + par * _PAD, grain)
@@ -453,25 +491,31 @@ def _worker(
                     if sz == 0 or sz >= FUSE_LIMIT:
                         break
                     c = head[cslot]  # detach the slot's list and work through it
+                    rem = sz
                     head[cslot] = -1
                     tail[cslot] = -1
-                    pst[P_INRING] -= sz
                     size[cslot] = 0
+                    in_ring -= sz
                 batch = pool
                 start = c * CHUNK
-                stop = start + ccount[c]
-            total = 0
-            for k in range(start, stop):
-                u = batch[k]
-                total += indptr[u + 1] - indptr[u]
+                cnt = min(rem, CHUNK)
+                rem -= cnt
+                stop = start + cnt
+            total = _pushes_bound(indptr, batch, start, stop, maxdeg)
             need = total // CHUNK + min(total, ring) + 2
             if cnext.shape[0] - pst[P_USED] + pst[P_NFREE] < need:
-                pool, cnext, ccount = _grow_pool(pool, cnext, ccount, pst, need)
+                pool, cnext = _grow_pool(pool, cnext, pst, need)
                 if fusing:
                     batch = pool
-            if pst[P_FARLEN] + total > far.shape[0]:
-                far = _grow_far(far, pst[P_FARLEN], total)
+            if far_len + total > far.shape[0]:
+                far = _grow_far(far, far_len, total)
             for k in range(start, stop):
+                if PREFETCH:
+                    w = batch[min(k + PF_NEAR, stop - 1)]
+                    prefetch(indices, indptr[w] * step)
+                    w = batch[min(k + PF_FAR, stop - 1)]
+                    prefetch(indptr, w)
+                    prefetch(dist, w)
                 u = batch[k]
                 du = atomic_load(dist, u)
                 if _below(du, cur, lo_dist, delta, shift):
@@ -493,27 +537,24 @@ def _worker(
                             b = _bucket(nd, delta, shift)
                             if b - cur < ring:
                                 s = b & mask
-                                t = tail[s]
-                                if t < 0 or ccount[t] == CHUNK:
-                                    nc = _new_chunk(cnext, ccount, pst)
-                                    if t < 0:
+                                sz = size[s]
+                                if sz & CMASK == 0:
+                                    nc = _new_chunk(cnext, pst)
+                                    if sz == 0:
                                         head[s] = nc
                                     else:
-                                        cnext[t] = nc
+                                        cnext[tail[s]] = nc
                                     tail[s] = nc
-                                    t = nc
-                                pool[t * CHUNK + ccount[t]] = v
-                                ccount[t] += 1
-                                size[s] += 1
-                                pst[P_INRING] += 1
-                                if b < pst[P_LOW]:
-                                    pst[P_LOW] = b
+                                pool[tail[s] * CHUNK + (sz & CMASK)] = v
+                                size[s] = sz + 1
+                                in_ring += 1
+                                if b < low:
+                                    low = b
                             else:
-                                fl = pst[P_FARLEN]
-                                far[fl] = v
-                                pst[P_FARLEN] = fl + 1
-                                if b < pst[P_FARMIN]:
-                                    pst[P_FARMIN] = b
+                                far[far_len] = v
+                                far_len += 1
+                                if b < far_min:
+                                    far_min = b
                                 n_far += 1
                         else:
                             n_lost += 1
@@ -525,14 +566,14 @@ def _worker(
                 c = nc
         # 3. this thread's lowest non-empty bucket, min-reduced into the next round's slot
         cand = NO_BIN
-        if pst[P_INRING] > 0:
-            for b in range(max(cur, pst[P_LOW]), cur + ring):
+        if in_ring > 0:
+            for b in range(max(cur, low), cur + ring):
                 if size[b & mask] > 0:
                     cand = b
                     break
-            pst[P_LOW] = cand
-        if pst[P_FARLEN] > 0 and pst[P_FARMIN] < cand:
-            cand = pst[P_FARMIN]
+            low = cand
+        if far_len > 0 and far_min < cand:
+            cand = far_min
         nxt_par = 1 - par
         if cand < NO_BIN:
             atomic_min(sh, SH_BIN + nxt_par * _PAD, cand)
@@ -545,56 +586,56 @@ def _worker(
         if nb == NO_BIN:
             break
         # 4. pull far-pile vertices that now fit in the ring (dist is quiet between barriers)
-        if pst[P_FARLEN] > 0 and pst[P_FARMIN] - nb < ring:
+        if far_len > 0 and far_min - nb < ring:
             kept = 0
             fmin = NO_BIN
-            nfar = pst[P_FARLEN]
-            need = nfar // CHUNK + min(nfar, ring) + 2
+            need = far_len // CHUNK + min(far_len, ring) + 2
             if cnext.shape[0] - pst[P_USED] + pst[P_NFREE] < need:
-                pool, cnext, ccount = _grow_pool(pool, cnext, ccount, pst, need)
-            for j in range(nfar):
+                pool, cnext = _grow_pool(pool, cnext, pst, need)
+            for j in range(far_len):
                 v = far[j]
                 b = _bucket(atomic_load(dist, v), delta, shift)
                 if b < nb:
                     n_stale += 1  # it was lowered and processed in an earlier bucket
                 elif b - nb < ring:
                     s = b & mask
-                    t = tail[s]
-                    if t < 0 or ccount[t] == CHUNK:
-                        nc = _new_chunk(cnext, ccount, pst)
-                        if t < 0:
+                    sz = size[s]
+                    if sz & CMASK == 0:
+                        nc = _new_chunk(cnext, pst)
+                        if sz == 0:
                             head[s] = nc
                         else:
-                            cnext[t] = nc
+                            cnext[tail[s]] = nc
                         tail[s] = nc
-                        t = nc
-                    pool[t * CHUNK + ccount[t]] = v
-                    ccount[t] += 1
-                    size[s] += 1
-                    pst[P_INRING] += 1
-                    if b < pst[P_LOW]:
-                        pst[P_LOW] = b
+                    pool[tail[s] * CHUNK + (sz & CMASK)] = v
+                    size[s] = sz + 1
+                    in_ring += 1
+                    if b < low:
+                        low = b
                     n_far += 1
                 else:
                     far[kept] = v
                     kept += 1
                     if b < fmin:
                         fmin = b
-            pst[P_FARLEN] = kept
-            pst[P_FARMIN] = fmin
+            far_len = kept
+            far_min = fmin
         # 5. append this thread's bin for the next bucket to the shared frontier, about once per
         # vertex (the same bucket may span rounds, so the stamp is the round)
         s = nb & mask
         if size[s] > 0:
             c = head[s]
+            rem = size[s]
             head[s] = -1
             tail[s] = -1
-            pst[P_INRING] -= size[s]
             size[s] = 0
+            in_ring -= rem
             while c >= 0:
+                cnt = min(rem, CHUNK)
+                rem -= cnt
                 m = 0
-                for j in range(ccount[c]):
-                    v = pool[c * CHUNK + j]
+                for j in range(c * CHUNK, c * CHUNK + cnt):
+                    v = pool[j]
                     if _bucket(atomic_load(dist, v), delta, shift) < nb:
                         n_stale += 1
                     elif mark[v] != rnd:  # plain load and store, no locked exchange: a
@@ -779,11 +820,12 @@ def delta_stepping(
     dist = np.full(n, inf, dtype=dtype)
     dist[source] = 0
     ctr = np.zeros((threads, ROW), dtype=np.int64)
+    maxdeg = np.int64(np.diff(indptr).max() if n else 0)
 
     if threads == 1:
         ring = _ring_size(graph, delta_used, MAX_RING_SERIAL)
         args = (indptr, indices, weights, np.int64(step), dist, np.int64(source), kdelta, kshift,
-            np.int64(ring), ctr,
+            np.int64(ring), maxdeg, ctr,
         )
         compile_s, _ = compile_kernel(_solve_serial, args)
         c0, t0 = time.thread_time(), time.perf_counter()
@@ -802,7 +844,7 @@ def delta_stepping(
         sh[SH_SIZE] = 1
         common = (
             indptr, indices, weights, np.int64(step), dist, kdelta, kshift, np.int64(ring),
-            frontier, mark, sh, ctr,
+            maxdeg, frontier, mark, sh, ctr,
         )
         seconds, compile_s = launch_workers(_worker, threads, common, sh, SH_READY, SH_GO)
         cpu_seconds = None
