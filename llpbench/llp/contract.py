@@ -22,6 +22,12 @@ tuple :attr:`Instance.arrays`:
     Smaller first (SSSP: the tentative distance). Constant if the problem has no order.
 ``stale(inst, state, j, key) -> bool``
     True if an item pushed with priority ``key`` is outdated (a newer push exists).
+``prefetch(inst, state, j)``
+    A hint, no effect on any value: j will be worked soon, so start fetching into the cache
+    what ``stale`` and ``work`` read first (SSSP: j's CSR offset and distance). The worklist
+    solver calls it for the item a few places ahead in the batch it took, so that the cache
+    misses of several items overlap. Problems with nothing worth fetching ahead use
+    :func:`no_prefetch`.
 
 ``ctr`` is the calling thread's counter row (:mod:`llpbench.llp.counters`): problems count
 ``ADVANCES`` and ``RETRIES`` there. A solver never branches on which problem it runs.
@@ -66,6 +72,7 @@ from types import ModuleType
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
+from numba import njit
 
 
 @dataclass
@@ -114,7 +121,14 @@ KERNELS: dict[str, int] = {
     "work": 5,
     "priority": 3,
     "stale": 4,
+    "prefetch": 3,
 }
+
+@njit(nogil=True, cache=True)
+def no_prefetch(inst, state, j):
+    """The ``prefetch`` of a problem with nothing worth fetching ahead: does nothing."""
+    return None
+
 
 #: What ``INPUT`` may say.
 INPUTS = ("graph", "size")
@@ -145,6 +159,7 @@ class Problem(Protocol):
              ctr: np.ndarray) -> int: ...
     def priority(self, inst: tuple, state: np.ndarray, j: int) -> int: ...
     def stale(self, inst: tuple, state: np.ndarray, j: int, key: int) -> bool: ...
+    def prefetch(self, inst: tuple, state: np.ndarray, j: int) -> None: ...
     def make(self, graph: Any, size: int | None, seed: int, source: int | None,
              **options: Any) -> Instance: ...
     def answer(self, inst: Instance, state: np.ndarray) -> np.ndarray: ...

@@ -20,6 +20,7 @@ from llpbench.graphs.graph import Graph
 from llpbench.graphs.independent import checks_reading
 from llpbench.llp.atomics import atomic_load, atomic_min
 from llpbench.llp.contract import Instance
+from llpbench.llp.contract import no_prefetch as prefetch  # noqa: F401 (contract kernel)
 from llpbench.llp.counters import ADVANCES, RETRIES
 
 NAME = "bfs"

@@ -60,6 +60,7 @@ from llpbench.graphs.graph import Graph
 from llpbench.graphs.independent import checks_reading, dispute_of
 from llpbench.llp.atomics import atomic_cas, atomic_load
 from llpbench.llp.contract import Instance
+from llpbench.llp.contract import no_prefetch as prefetch  # noqa: F401 (contract kernel)
 from llpbench.llp.counters import ADVANCES, RETRIES
 from llpbench.llp.launch import timed_call
 

@@ -58,6 +58,7 @@ from llpbench.baselines import BaselineResult
 from llpbench.errors import SpecError
 from llpbench.llp.atomics import atomic_fetch_add, atomic_load, atomic_store_release
 from llpbench.llp.contract import Instance
+from llpbench.llp.contract import no_prefetch as prefetch  # noqa: F401 (contract kernel)
 from llpbench.llp.counters import ADVANCES
 from llpbench.llp.launch import timed_call
 

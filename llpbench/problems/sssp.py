@@ -32,6 +32,7 @@ from llpbench.baselines.delta.family import GridSolver
 from llpbench.graphs.graph import Graph
 from llpbench.graphs.independent import checks_reading, dispute_of
 from llpbench.llp.atomics import atomic_load, atomic_min
+from llpbench.llp.atomics import prefetch as hint
 from llpbench.llp.contract import Instance
 from llpbench.llp.counters import ADVANCES, RETRIES
 from llpbench.problems.tuned import LEVELS as FOR_LEVELS
@@ -102,6 +103,14 @@ def work(inst, state, j, out, ctr):
             else:
                 ctr[RETRIES] += 1
     return k
+
+
+@njit(nogil=True, cache=True)
+def prefetch(inst, state, j):
+    """Start fetching j's CSR offset and distance, which ``stale`` and ``work`` read first."""
+    uj = np.uint64(j)
+    hint(inst[0], uj)
+    hint(state, uj)
 
 
 @njit(nogil=True, cache=True)

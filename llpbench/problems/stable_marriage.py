@@ -76,6 +76,7 @@ from llpbench.errors import SpecError
 from llpbench.llp import sync
 from llpbench.llp.atomics import atomic_load, atomic_min, atomic_store_release
 from llpbench.llp.contract import Instance
+from llpbench.llp.contract import no_prefetch as prefetch  # noqa: F401 (contract kernel)
 from llpbench.llp.counters import ADVANCES
 from llpbench.llp.launch import launch_workers, timed_call
 

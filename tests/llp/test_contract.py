@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import types
 
+import numpy as np
 import pytest
 
+from llpbench.graphs.generators import kronecker
+from llpbench.graphs.weights import assign_weights
 from llpbench.llp.contract import MEMBERS, Problem, contract_breaches
 from llpbench.problems import PROBLEMS, problem_module
 
@@ -47,3 +50,16 @@ def test_a_python_function_is_not_a_kernel():
     assert contract_breaches(broken) == [
         "llpbench.problems.knapsack.forbidden: not a compiled (numba) kernel"
     ]
+
+
+@pytest.mark.parametrize("name", list(PROBLEMS))
+def test_prefetch_is_a_hint_that_leaves_the_state_alone(name):
+    # the worklist solver calls prefetch for items ahead in its batch: it may read, never write
+    module = problem_module(name)
+    graph = assign_weights(kronecker(6, 4, seed=3), "uniform-int:1:9", 3)
+    inst = module.make(graph if module.INPUT == "graph" else None, 24, 7, 0)
+    state = inst.init_state()
+    before = state.copy()
+    for j in range(module.num_indices(inst.arrays, state)):
+        module.prefetch(inst.arrays, state, j)
+    np.testing.assert_array_equal(state, before)
