@@ -24,7 +24,8 @@ our Δ-stepping also runs at GAP's Δ (the kernels compared at the Δ GAP prefer
 
 Each batch of TRIALS solves, ours and GAP's alike, starts with two more that are dropped
 (a warm-up): a GAP process's first trial runs right after it loaded the graph and faults in
-its fresh arrays, and our first solves after a GAP process find cores that were idle.
+its fresh arrays, and our first solves after a GAP process find cores that were idle; and
+within each round and source the two sides take turns at going first.
 Measured here, alternating one GAP process of 6 trials and 10 of our solves (road, Δ 1024,
 two threads): GAP 2.6-3.4 ms, then 1.7-2.1, then 1.6-1.7; ours 2.2-2.4, then 1.7-1.95, then
 1.6-1.7. Kept, the cold trials inflated GAP's medians more than ours (road at one thread:
@@ -176,38 +177,49 @@ def bench_graph(name: str, args, threads: list[int], peer_bin: Path | None, cons
             f"T={t}: {d}" for t, d in best_delta.items()))
     best = "GAP best Δ"
     total = args.rounds * len(threads) * len(sources) * (len(configs) + 1 + 2 * bool(best_delta))
+
+    def peer_side(rnd: int, t: int, s: int) -> None:
+        """GAP at the family's Δ and at its own best (scipy's Dijkstra without GAP)."""
+        if peer:
+            secs = peer.run(s, t, args.trials, deltas[t], reached[s])
+        elif t == 1:
+            secs = []
+            for _ in range(args.trials):
+                t0 = time.perf_counter()
+                d = _dijkstra(csr, s)
+                secs.append(time.perf_counter() - t0)
+            if not np.array_equal(d, refs[s]):
+                raise SystemExit(f"{name}: scipy's Dijkstra disagrees with itself")
+        else:
+            secs = []
+        record(base, t, s, rnd, secs)
+        bar.advance(task)
+        if t in best_delta:
+            record(best, t, s, rnd, peer.run(s, t, args.trials, best_delta[t], reached[s]))
+            bar.advance(task)
+
+    def our_side(rnd: int, t: int, s: int) -> None:
+        """The floor (one thread, first thread count), then each of our configurations,
+        in the opposite order every other round."""
+        if t == threads[0]:
+            record(FLOOR, 1, s, rnd, [arc_sweep(graph).seconds for _ in range(args.trials)])
+        order = configs + ([DS_AT_GAP] if t in best_delta else [])
+        for c in order if rnd % 2 == 0 else order[::-1]:
+            secs = [ours(c, t, s) for _ in range(args.trials + WARMUP)]
+            record(c, t, s, rnd, secs[WARMUP:])
+            bar.advance(task)
+
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=console, transient=True) as bar:
         task = bar.add_task(name, total=total)
         for rnd in range(args.rounds):
             for t in threads:
                 for s in sources:
-                    if peer:
-                        secs = peer.run(s, t, args.trials, deltas[t], reached[s])
-                    elif t == 1:
-                        secs = []
-                        for _ in range(args.trials):
-                            t0 = time.perf_counter()
-                            d = _dijkstra(csr, s)
-                            secs.append(time.perf_counter() - t0)
-                        if not np.array_equal(d, refs[s]):
-                            raise SystemExit(f"{name}: scipy's Dijkstra disagrees with itself")
-                    else:
-                        secs = []
-                    record(base, t, s, rnd, secs)
-                    bar.advance(task)
-                    if t in best_delta:
-                        record(best, t, s, rnd,
-                               peer.run(s, t, args.trials, best_delta[t], reached[s]))
-                        bar.advance(task)
-                    if t == threads[0]:  # the floor: one thread, once per round and source
-                        record(FLOOR, 1, s, rnd, [arc_sweep(graph).seconds
-                                                  for _ in range(args.trials)])
-                    order = configs + ([DS_AT_GAP] if t in best_delta else [])
-                    for c in order if rnd % 2 == 0 else order[::-1]:
-                        secs = [ours(c, t, s) for _ in range(args.trials + WARMUP)]
-                        record(c, t, s, rnd, secs[WARMUP:])
-                        bar.advance(task)
+                    # each side goes first in every other round: whichever runs right after
+                    # the switch finds idle cores (see WARMUP), so neither is always that one
+                    sides = [peer_side, our_side] if rnd % 2 == 0 else [our_side, peer_side]
+                    for side in sides:
+                        side(rnd, t, s)
 
     def median_of(config: str, t: int, stat=_med) -> float:
         return _med([stat(times[(config, t, s)]) for s in sources])
