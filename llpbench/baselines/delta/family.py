@@ -83,7 +83,7 @@ class DeltaRule:
     #: them the times measure preemption); or a stated tuple of counts, a row at T threads
     #: taking the largest of them <= T (the smallest when none is).
     threads: str | tuple[int, ...] = SWEEP
-    tolerance: float = 0.10
+    tolerance: float = 0.05
     families: dict[str, str] = field(default_factory=dict)
 
     def tuned_threads(self, threads: int, cores: int | None = None) -> int:
