@@ -250,6 +250,17 @@ def _pushes_bound(indptr, batch, start, stop, maxdeg):
     return total
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _prefetch_ahead(batch, k, stop, indptr, indices, step, dist):
+    """While ``batch[k]`` is processed: the first arcs of the entry ``PF_NEAR`` ahead, and
+    the CSR offset and distance of the one ``PF_FAR`` ahead (clamped to the batch)."""
+    w = batch[min(k + PF_NEAR, stop - 1)]
+    prefetch(indices, indptr[w] * step)
+    w = batch[min(k + PF_FAR, stop - 1)]
+    prefetch(indptr, w)
+    prefetch(dist, w)
+
+
 # --------------------------------------------------------------------------- one thread
 
 
@@ -317,11 +328,7 @@ def _solve_serial(
                     far = _grow_far(far, far_len, total)
                 for k in range(start, stop):
                     if PREFETCH:
-                        w = pool[min(k + PF_NEAR, stop - 1)]
-                        prefetch(indices, indptr[w] * step)
-                        w = pool[min(k + PF_FAR, stop - 1)]
-                        prefetch(indptr, w)
-                        prefetch(dist, w)
+                        _prefetch_ahead(pool, k, stop, indptr, indices, step, dist)
                     u = pool[k]
                     du = dist[u]
                     if _below(du, cur, lo_dist, delta, shift):
@@ -511,11 +518,7 @@ def _worker(
                 far = _grow_far(far, far_len, total)
             for k in range(start, stop):
                 if PREFETCH:
-                    w = batch[min(k + PF_NEAR, stop - 1)]
-                    prefetch(indices, indptr[w] * step)
-                    w = batch[min(k + PF_FAR, stop - 1)]
-                    prefetch(indptr, w)
-                    prefetch(dist, w)
+                    _prefetch_ahead(batch, k, stop, indptr, indices, step, dist)
                 u = batch[k]
                 du = atomic_load(dist, u)
                 if _below(du, cur, lo_dist, delta, shift):
