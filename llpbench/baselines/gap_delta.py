@@ -56,7 +56,7 @@ class GapDeltaRule:
 
     sources: int = 2
     rounds: int = 1
-    trials: int = 3
+    trials: int = 4
 
     def digest(self) -> str:
         return hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()[:12]

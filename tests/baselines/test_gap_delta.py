@@ -21,7 +21,7 @@ def test_the_gap_rule_comes_from_delta_toml_and_bad_values_are_refused(tmp_path)
     assert shipped.sources >= 1 and shipped.rounds >= 1 and shipped.trials >= 1
     path = tmp_path / "delta.toml"
     path.write_text("[rule]\nk_min = 0\n[gap]\nsources = 3\nrounds = 2\n")
-    assert load_gap_rule(path) == GapDeltaRule(sources=3, rounds=2, trials=3)
+    assert load_gap_rule(path) == GapDeltaRule(sources=3, rounds=2, trials=4)  # the default
     assert load_gap_rule(path).digest() != GapDeltaRule().digest()
     path.write_text("[rule]\n")
     assert load_gap_rule(path) == GapDeltaRule()

@@ -17,6 +17,8 @@ from pathlib import Path
 import numpy as np
 from scipy.sparse.csgraph import dijkstra
 
+from llpbench.baselines.gap_baseline import WARM_TRIALS
+from llpbench.baselines.gap_delta import load_gap_rule
 from llpbench.graphs.formats import write_graph
 from llpbench.graphs.generators import kronecker
 from llpbench.graphs.registry import load_graph
@@ -79,7 +81,7 @@ def test_gap_rows_are_its_own_trial_times_at_its_best_delta_checked_and_tabled(c
     assert all(len(d) == 1 for d in ours.values())  # ours: its family Δ at each thread count
 
     runs = [line.split() for line in log.read_text().splitlines()]
-    tuning = [a for a in runs if a[a.index("-n") + 1] == "3"]
+    tuning = [a for a in runs if a[a.index("-n") + 1] == str(load_gap_rule().trials)]
     sources = pick_sources(graph, 2, 42)
     assert len(tuning) == 2 * len(GRID) * len(sources)  # per thread count: grid x sources
     assert sorted({int(a[a.index("-d") + 1]) for a in tuning}) == GRID
@@ -107,7 +109,10 @@ def test_gap_rows_are_its_own_trial_times_at_its_best_delta_checked_and_tabled(c
     proc = cli(*args, LLPBENCH_GAP_BIN=str(gap), FAKE_GAP_LOG=str(log))
     assert proc.returncode == 0, proc.stderr
     assert "tuning GAP's Δ" not in proc.stderr
-    assert all(a.split()[a.split().index("-n") + 1] == "2" for a in log.read_text().splitlines())
+    sweep_n = str(WARM_TRIALS + 1)  # the warm-up trials, then the row's
+    assert sweep_n != str(load_gap_rule().trials)  # or the tuning runs above were miscounted
+    assert all(a.split()[a.split().index("-n") + 1] == sweep_n
+               for a in log.read_text().splitlines())
     again = [r for r in _rows(out / "latest") if r["solver"] == "baseline/gap"]
     assert {(r["threads"], r["delta"]) for r in again} == {(r["threads"], r["delta"])
                                                            for r in mine}
