@@ -92,7 +92,7 @@ class Peer:
 
     def run(self, source: int, threads: int, trials: int, delta: int, reached: int | None,
             verify: bool = False) -> list[float]:
-        """``trials`` timed trials of one GAP process, after one more that is dropped."""
+        """``trials`` timed trials of one GAP process, after ``WARMUP`` more that are dropped."""
         r = run_gap("sssp", self.file.path, source, threads, trials + WARMUP, delta,
                     gap_bin=self.gap_bin, verify=verify, env=self.env)
         check_same_graph(self.graph, r.nodes, r.edges, f"GAP sssp on {self.file.path.name}")
@@ -242,6 +242,14 @@ def bench_graph(name: str, args, threads: list[int], peer_bin: Path | None, cons
         q25, q50, q75 = np.quantile(r, [0.25, 0.5, 0.75])
         return dict(paired_to_gap_best=q50, paired_q25=q25, paired_q75=q75)
 
+    def against_best(config: str, t: int) -> dict[str, float]:
+        """The columns comparing ``config`` at ``t`` threads with GAP at its best Δ."""
+        b = median_of(best, t)
+        return dict(gap_best_delta=best_delta[t], gap_best_ms=b * 1e3,
+                    ratio_to_gap_best=median_of(config, t) / b, gap_best_x_floor=b / floor,
+                    fastest_to_gap_best=median_of(config, t, min) / median_of(best, t, min),
+                    **paired(config, t))
+
     floor = median_of(FLOOR, 1)
     console.print(f"one-pass floor (arc sweep, 1 thread): {floor * 1e3:.3f} ms")
     rows = []
@@ -257,11 +265,7 @@ def bench_graph(name: str, args, threads: list[int], peer_bin: Path | None, cons
                        ratio=mine / ref, ratio_of_fastest=median_of(c, t, min) / ref_min,
                        load=os.getloadavg()[0], floor_ms=floor * 1e3, x_floor=mine / floor)
             if t in best_delta:
-                b = median_of(best, t)
-                row.update(gap_best_delta=best_delta[t], gap_best_ms=b * 1e3,
-                           ratio_to_gap_best=mine / b, gap_best_x_floor=b / floor,
-                           fastest_to_gap_best=median_of(c, t, min) / median_of(best, t, min),
-                           **paired(c, t))
+                row.update(against_best(c, t))
             rows.append(row)
         if t in best_delta:
             mine, b = median_of(DS_AT_GAP, t), median_of(best, t)
@@ -270,11 +274,8 @@ def bench_graph(name: str, args, threads: list[int], peer_bin: Path | None, cons
                 ours_ms=mine * 1e3, peer="GAP", peer_ms=b * 1e3, ratio=mine / b,
                 peer_x_floor=b / floor,
                 ratio_of_fastest=median_of(DS_AT_GAP, t, min) / median_of(best, t, min),
-                load=os.getloadavg()[0], gap_best_delta=best_delta[t], gap_best_ms=b * 1e3,
-                ratio_to_gap_best=mine / b, floor_ms=floor * 1e3, x_floor=mine / floor,
-                gap_best_x_floor=b / floor,
-                fastest_to_gap_best=median_of(DS_AT_GAP, t, min) / median_of(best, t, min),
-                **paired(DS_AT_GAP, t),
+                load=os.getloadavg()[0], floor_ms=floor * 1e3, x_floor=mine / floor,
+                **against_best(DS_AT_GAP, t),
             ))
     return rows
 

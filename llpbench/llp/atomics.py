@@ -177,8 +177,10 @@ def prefetch(typingctx, ary, idx):
     """Hint the cache to fetch ``ary[idx]`` for reading (LLVM ``llvm.prefetch``, a ``prefetcht0``
     on x86): no fault if the index is past the end, no effect on the values.
 
-    The Δ-stepping kernels issue it for vertices a few entries ahead in a bin, whose CSR
-    offsets and arcs are not in cache yet, so that the misses of several vertices overlap.
+    The Δ-stepping kernels issue it for vertices a few entries ahead in a bin, and SSSP's
+    ``prefetch`` hook (which the worklist solver calls for an item a few places ahead in its
+    batch) for one vertex: CSR offsets, arcs and distances not in cache yet, so that the
+    misses of several vertices overlap.
     """
     if not isinstance(ary, types.Array) or ary.ndim != 1:
         raise TypeError("prefetch needs a 1-D array")

@@ -124,6 +124,7 @@ KERNELS: dict[str, int] = {
     "prefetch": 3,
 }
 
+
 @njit(nogil=True, cache=True)
 def no_prefetch(inst, state, j):
     """The ``prefetch`` of a problem with nothing worth fetching ahead: does nothing."""

@@ -274,7 +274,7 @@ def _levels_digest() -> str:
     from llpbench.io import sha256_hex
     from llpbench.llp.compile import framework_sources
 
-    kernels = "".join(inspect.getsource(f.py_func) for f in (work, priority, stale))
+    kernels = "".join(inspect.getsource(f.py_func) for f in (work, priority, stale, prefetch))
     return sha256_hex(framework_sources(), kernels)[:12]
 
 

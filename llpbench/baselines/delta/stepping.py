@@ -823,7 +823,7 @@ def delta_stepping(
     dist = np.full(n, inf, dtype=dtype)
     dist[source] = 0
     ctr = np.zeros((threads, ROW), dtype=np.int64)
-    maxdeg = np.int64(np.diff(indptr).max() if n else 0)
+    maxdeg = np.int64(graph.out_degrees().max(initial=0))
 
     if threads == 1:
         ring = _ring_size(graph, delta_used, MAX_RING_SERIAL)

@@ -10,7 +10,7 @@ worklist as a parameter (Galois-style) and never knows which one it runs on:
 - ``pop(wl, tid, ctr) -> (found, key, item)`` (compiled): thread ``tid`` takes an item,
   stealing from other threads when its own part is empty;
 - ``pop_batch(wl, tid, ctr, dst, most) -> n`` (compiled): like ``pop``, up to ``most``
-  pairs written at address ``dst`` (the worker's run);
+  pairs written at address ``dst`` (the worker's batch);
 - ``FUSE`` and ``fuses(wl, run_key, key)``: bucket fusion (see :mod:`.fusion`).
 
 ``ctr`` is the *address* of the thread's counter row (``c.ctypes.data``; counts go in with
