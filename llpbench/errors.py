@@ -64,6 +64,18 @@ class VerificationError(LlpbenchError):
     exit_code = 3
 
 
+class SolveFailedError(LlpbenchError):
+    """A solve that could not finish: its worklist lost work, it broke the round bound its
+    lattice implies, or it ran past its time limit (:mod:`llpbench.llp.watchdog`). The
+    message names the problem, solver, worklist and threads."""
+
+    exit_code = 4
+
+
+#: How a sweep's list of failures starts the line of a solve that raised SolveFailedError.
+NOT_FINISHED = "did not finish"
+
+
 class ReadingWarning(UserWarning):
     """A graph file read under an assumption the file does not settle; names the deciding flag."""
 

@@ -3,9 +3,22 @@
 from __future__ import annotations
 
 import lzma
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# A solve that runs this long in a test is a bug (a livelock): it fails with a clear error
+# instead of hanging the suite (llpbench.llp.watchdog). Subprocesses inherit it.
+os.environ.setdefault("LLPBENCH_SOLVE_TIMEOUT", "60")
+
+# The README's test line is reproducible: hypothesis draws the same examples on every run
+# ("ci", the default). `HYPOTHESIS_PROFILE=random pytest ...` explores new ones, each
+# failure printed with the `@reproduce_failure` line that replays it.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.register_profile("random", derandomize=False, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 REPO = Path(__file__).resolve().parents[1]
 EMBEDDED = REPO / "datasets"  # the real graphs embedded in the repository, as .xz

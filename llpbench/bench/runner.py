@@ -30,7 +30,7 @@ from llpbench.bench.options import ORDERS
 from llpbench.bench.plan import CellId, instance_slots, runnable
 from llpbench.bench.spec import FLOOR, Config, Study, Sweep, variant_of
 from llpbench.bench.store import RunStore
-from llpbench.errors import SpecError
+from llpbench.errors import NOT_FINISHED, SolveFailedError, SpecError
 from llpbench.graphs.graph import Graph
 from llpbench.graphs.reading import reading_label
 from llpbench.graphs.sources import pick_sources
@@ -280,17 +280,31 @@ class Runner:
         A group of one cell is the grouped order; ``on_row`` is called after each stored row.
         """
         module = problem_module(group[0][0].study.problem)
-        compile_s = {}
+        compile_s: dict[Cell, float] = {}
+        broken: dict[Cell, str] = {}  # cells whose solve could not finish, and why
         for cell, _ in group:
             inst, _expected = self._instance(cell, module)
-            compile_s[cell] = self._solve(cell, module, inst).compile_seconds
+            try:
+                compile_s[cell] = self._solve(cell, module, inst).compile_seconds
+            except SolveFailedError as exc:
+                broken[cell], compile_s[cell] = str(exc), float("nan")
         failures = []
         for rep in sorted({r for _, reps in group for r in reps}):
             for cell, reps in group:
                 if rep not in reps:
                     continue
                 inst, expected = self._instance(cell, module)
-                out = self._solve(cell, module, inst)
+                if cell not in broken:
+                    try:
+                        out = self._solve(cell, module, inst)
+                    except SolveFailedError as exc:
+                        broken[cell] = str(exc)
+                if cell in broken:  # recorded as failed, never solved again (it would fail
+                    # the same way, seconds or a time limit later)
+                    failures.append(f"{NOT_FINISHED}: {cell.label} rep {rep}: {broken[cell]}")
+                    self.store.append(self._failed_row(cell, rep, inst, broken[cell]))
+                    on_row(cell)
+                    continue
                 verified = None
                 if expected is not None and (out.answer is not None or out.reached is not None):
                     mismatch = (
@@ -304,6 +318,14 @@ class Runner:
                 self.store.append(row)
                 on_row(cell)
         return failures
+
+    def _failed_row(self, cell: Cell, rep: int, inst, error: str) -> dict[str, Any]:
+        """The row of a solve that could not finish: no time, no answer, the reason."""
+        out = Outcome(None, float("nan"), float("nan"), dict.fromkeys(COUNTER_NAMES, 0),
+                      cell.config.label)
+        row = self._row(cell, rep, inst, out, float("nan"), False)
+        row.update(seconds="", compile_seconds="", reached=None, error=error)
+        return row
 
     def _row(self, cell, rep, inst, out: Outcome, compile_s, verified) -> dict[str, Any]:
         graph = inst.meta.get("graph") if isinstance(inst.meta.get("graph"), Graph) else None

@@ -54,4 +54,6 @@ COLUMNS = (
     # layered, signed, ...), "" for the others
     "cores",  # the machine's cores this run could use (bench.machine.core_count): threads
     # above it time-share cores (oversubscribed)
+    "error",  # why the solve could not finish (work lost, a round bound, a time limit; see
+    # llpbench.llp.watchdog), "" when it did; such a row has no seconds and verified False
 )

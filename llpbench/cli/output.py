@@ -10,8 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 
-from llpbench.errors import VerificationError
+from llpbench.errors import NOT_FINISHED, VerificationError
 
 
 def run_and_report(sweep, options, shard=None) -> Path:
@@ -35,11 +36,16 @@ def run_and_report(sweep, options, shard=None) -> Path:
 
 
 def raise_on_failures(failures: list[str], console: Console) -> None:
-    """Print the first failed verifications and exit non-zero (VerificationError) if any."""
+    """Print the first failed solves and exit non-zero (VerificationError) if any: answers
+    that failed verification, and solves that could not finish (the runner starts their
+    line with :data:`llpbench.errors.NOT_FINISHED`)."""
     if failures:
         for line in failures[:10]:
-            console.print(f"[red]verification failed:[/red] {line}")
-        raise VerificationError(f"{len(failures)} solve(s) failed verification")
+            what, rest = "verification failed", line
+            if line.startswith(NOT_FINISHED):
+                what, rest = NOT_FINISHED, line[len(NOT_FINISHED):].lstrip(": ")
+            console.print(f"[red]{what}:[/red] {escape(rest)}")
+        raise VerificationError(f"{len(failures)} solve(s) failed verification or did not finish")
 
 
 def print_summary(run_dir: Path, console: Console) -> str:

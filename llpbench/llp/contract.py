@@ -100,6 +100,14 @@ class Instance:
     params : dict
         The tuned parameters it was made with (the problem's ``TUNED``); baselines that take
         one get it from here.
+    max_rounds : int, optional
+        The most passes a scanning solver (cyclic, all-indices) can need, as the problem's
+        lattice implies: each pass that is not the last advances at least one index, and
+        values read in a pass are at least as new as its start, so for a predicate whose
+        dependencies form paths of at most L indices (SSSP: a shortest path has at most n - 1
+        arcs, the Bellman-Ford bound) L + 1 passes suffice. A solver that reaches it stops
+        with :class:`llpbench.errors.SolveFailedError` instead of looping: the problem's
+        ``advance`` does not advance. None: no bound known.
     """
 
     problem: str
@@ -111,6 +119,7 @@ class Instance:
     bucket_width: int = 1
     meta: dict[str, Any] = field(default_factory=dict)
     params: dict[str, Any] = field(default_factory=dict)
+    max_rounds: int | None = None
 
 
 #: The compiled kernels and the number of arguments each takes.

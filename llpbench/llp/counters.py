@@ -24,6 +24,9 @@ NAMES = (
     "items", "advances", "stale", "retries", "steals", "pushes", "contention", "idle", "rounds",
     "fused",
 )
+#: A spare slot, in no total: the test-only lossy worklist counts its pushes there
+#: (:mod:`llpbench.llp.faults`).
+FAULT = 15
 ROW = 16  # 128 bytes a row, so that two threads never write the same cache line
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -21,7 +22,10 @@ from numba import typeof
 
 from llpbench.llp import placement, sync
 
-__all__ = ["compile_kernel", "launch_workers", "run_threads", "timed_call"]
+__all__ = [
+    "Launch", "Stopped", "Supervision", "compile_kernel", "launch_workers", "run_threads",
+    "timed_call",
+]
 
 
 def compile_kernel(dispatcher: Any, args: Sequence[Any]) -> tuple[float, int]:
@@ -34,51 +38,134 @@ def compile_kernel(dispatcher: Any, args: Sequence[Any]) -> tuple[float, int]:
     return seconds, sum(dispatcher.stats.cache_hits.values()) - hits_before
 
 
+@dataclass
+class Supervision:
+    """How :func:`run_threads` watches a launch it may have to stop.
+
+    ``abort`` is the ``ctl`` slot the workers poll (None: they cannot be stopped early, as
+    in the baselines; an interrupt then returns at once and leaves them to finish).
+    ``watch(elapsed)`` is called every :data:`POLL_SECONDS` while workers run and returns
+    the reason to stop them, or None; ``timeout`` stops them after that many seconds.
+    """
+
+    abort: int | None = None
+    watch: Callable[[float], str | None] | None = None
+    timeout: float | None = None
+
+
+@dataclass
+class Launch:
+    """What a launch returned: the wall time and each worker's return value, in order."""
+
+    seconds: float
+    codes: list[Any]
+
+
+class Stopped(Exception):
+    """The supervisor stopped the workers (watchdog or time limit); ``reason`` says why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+#: How often the supervisor looks at the workers: a watchdog's resolution, and how soon
+#: Ctrl-C reaches a solve.
+POLL_SECONDS = 0.05
+#: How long stopped workers get to return before the supervisor gives up on them.
+GRACE_SECONDS = 5.0
+THREAD_NAME = "llpbench-worker"
+
+
 def run_threads(
     target: Callable[..., Any],
     per_thread_args: Sequence[tuple],
     ctl: np.ndarray,
     ready: int = sync.READY,
     go: int = sync.GO,
-) -> float:
+    supervision: Supervision | None = None,
+) -> Launch:
     """Start one OS thread per args tuple, release them together, return the wall time.
 
     Workers count themselves in ``ctl[ready]`` and wait for ``ctl[go]`` (the LLP solvers'
-    start barrier; Δ-stepping passes its own slots).
+    start barrier; Δ-stepping passes its own slots). Even a lone worker runs on a thread of
+    its own: the calling thread stays in Python, so that it can watch the solve and take
+    Ctrl-C (compiled code on the main thread would hold both off until it returned). The
+    clock stops at the last worker's own return, not when the caller notices it.
+
+    Raises
+    ------
+    Stopped
+        If ``supervision``'s watchdog or time limit stopped the workers.
+    KeyboardInterrupt
+        On Ctrl-C, after telling the workers to stop.
     """
-    if len(per_thread_args) == 1:  # one worker: run it here, no thread start or wake-up
-        with placement.pinned_here(0):
-            ctl[ready] = 1
-            ctl[go] = 1
-            t0 = time.perf_counter()
-            target(*per_thread_args[0])
-            return time.perf_counter() - t0
+    sup = supervision or Supervision()
+    count = len(per_thread_args)
     errors: list[BaseException] = []
+    codes: list[Any] = [None] * count
+    ends = [0.0] * count
+    finished = threading.Event()
+    left = [count]
+    lock = threading.Lock()
 
     def body(worker, *args):
         try:
             placement.pin_current_thread(worker)  # before the barrier: never timed
-            target(*args)
+            codes[worker] = target(*args)
         except BaseException as exc:  # surfaced in the caller
             errors.append(exc)
             ctl[go] = 1
+        finally:
+            ends[worker] = time.perf_counter()
+            with lock:
+                left[0] -= 1
+                if left[0] == 0:
+                    finished.set()
 
     threads = [
-        threading.Thread(target=body, args=(t, *a), daemon=True)
+        threading.Thread(target=body, args=(t, *a), daemon=True, name=f"{THREAD_NAME}-{t}")
         for t, a in enumerate(per_thread_args)
     ]
     for t in threads:
         t.start()
-    while ctl[ready] < len(threads) and not errors:
+    while ctl[ready] < count and not errors and not finished.is_set():
         time.sleep(0.0002)
     t0 = time.perf_counter()
     ctl[go] = 1
-    for t in threads:
-        t.join()
-    seconds = time.perf_counter() - t0
+    try:
+        reason = _supervise(finished, t0, sup)
+    except KeyboardInterrupt:
+        _stop(threads, ctl, sup)
+        raise
+    if reason is not None:
+        _stop(threads, ctl, sup)
+        raise Stopped(reason)
     if errors:
         raise errors[0]
-    return seconds
+    return Launch(max(ends) - t0, codes)
+
+
+def _supervise(finished: threading.Event, t0: float, sup: Supervision) -> str | None:
+    """Wait for the workers; the reason to stop them, or None once they all returned."""
+    while not finished.wait(POLL_SECONDS):
+        elapsed = time.perf_counter() - t0
+        if sup.timeout is not None and elapsed >= sup.timeout:
+            return f"time limit: still running after {elapsed:.1f} s (limit {sup.timeout:g} s)"
+        if sup.watch is not None and (reason := sup.watch(elapsed)) is not None:
+            return reason
+    return None
+
+
+def _stop(threads: list[threading.Thread], ctl: np.ndarray, sup: Supervision) -> None:
+    """Tell the workers to return and wait for them (not forever: a worker stuck where it
+    never polls the flag is left behind, a daemon thread)."""
+    if sup.abort is None:
+        return
+    ctl[sup.abort] = 1
+    deadline = time.perf_counter() + GRACE_SECONDS
+    for t in threads:
+        t.join(max(0.0, deadline - time.perf_counter()))
 
 
 def timed_call(kernel: Any, *args: Any) -> tuple[Any, float, float]:
@@ -109,4 +196,4 @@ def launch_workers(
     nthreads = np.int64(threads)
     compile_s, _ = compile_kernel(worker, (np.int64(0), nthreads, *common))
     per_thread = [(np.int64(t), nthreads, *common) for t in range(threads)]
-    return run_threads(worker, per_thread, ctl, ready, go), compile_s
+    return run_threads(worker, per_thread, ctl, ready, go).seconds, compile_s

@@ -24,12 +24,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from llpbench.errors import SpecError, UnknownNameError
+from llpbench.errors import SolveFailedError, SpecError, UnknownNameError
 from llpbench.llp import counters as C
-from llpbench.llp import placement, sync
+from llpbench.llp import faults, sync
 from llpbench.llp.compile import bind
 from llpbench.llp.contract import Instance
-from llpbench.llp.launch import compile_kernel, run_threads
+from llpbench.llp.launch import Stopped, Supervision, compile_kernel, run_threads
+from llpbench.llp.watchdog import LostWork, solve_timeout
 from llpbench.llp.worklists import WORKLISTS
 from llpbench.llp.worklists.fusion import BATCH
 
@@ -85,6 +86,7 @@ def solve_llp(
     solver: str = "worklist",
     worklist: str | None = None,
     threads: int = 1,
+    timeout: float | None = None,
 ) -> SolveResult:
     """Solve ``instance`` with an LLP solver; return the final state, time and counters.
 
@@ -97,6 +99,18 @@ def solve_llp(
         For ``bag`` and ``worklist`` (default ``swb`` and ``ptwb``).
     threads : int
         Worker threads, 1 to 256, whatever the number of cores.
+    timeout : float, optional
+        Seconds the solve may run (default ``$LLPBENCH_SOLVE_TIMEOUT``, else no limit).
+
+    Raises
+    ------
+    SolveFailedError
+        When the solve cannot finish: its worklist lost work (every worker idle with items
+        pending, or a bag emptied before every pushed item was popped), a scanning solver
+        ran past the instance's ``max_rounds``, or the time limit passed
+        (:mod:`llpbench.llp.watchdog`). The message names problem, solver, worklist, threads.
+    KeyboardInterrupt
+        On Ctrl-C, within a poll, once the workers have been told to stop.
 
     Notes
     -----
@@ -104,7 +118,10 @@ def solve_llp(
     load them from numba's cache: ``cache_hits`` > 0); it is excluded from ``seconds``.
     """
     worklist = check_config(solver, worklist, threads)
-    module = bind(SOLVERS[solver], instance.problem, WORKLISTS[worklist] if worklist else None)
+    wl_module = WORKLISTS[worklist] if worklist else None
+    if wl_module is not None and (every := faults.drop_every(worklist)):
+        wl_module = faults.lossy_worklist(wl_module, every)
+    module = bind(SOLVERS[solver], instance.problem, wl_module)
     inst = instance.arrays
     state = instance.init_state()
     # One counter row and one output buffer per thread, each its own array (see rawmem).
@@ -112,6 +129,8 @@ def solve_llp(
     bufs = [np.empty(max(1, instance.max_out), dtype=np.int64) for _ in range(threads)]
     ctl = sync.new_control()
     work = np.ascontiguousarray(instance.init_work, dtype=np.int64)
+    rounds = np.int64(-1 if instance.max_rounds is None else instance.max_rounds)
+    limit = solve_timeout(timeout)
     compile_s = 0.0
     hits = 0
 
@@ -121,27 +140,30 @@ def solve_llp(
         compile_s += s
         hits += h
 
+    def launch(fn, per_thread, watch=None) -> float:
+        compiled(fn, per_thread[0])
+        sup = Supervision(abort=sync.ABORT, watch=watch, timeout=limit)
+        try:
+            done = run_threads(fn, per_thread, ctl, supervision=sup)
+        except Stopped as stop:
+            raise _failed(instance, solver, worklist, threads, stop.reason, rows) from None
+        _check_codes(done.codes, instance, solver, worklist, threads, rows)
+        return done.seconds
+
     owner = None
+    delay = slow_worklist_seconds(worklist)
     try:
         if solver == "cyclic":
-            compiled(module.solve, (inst, state, rows[0], bufs[0]))
-            with placement.pinned_here(0):
-                t0 = time.perf_counter()
-                module.solve(inst, state, rows[0], bufs[0])
-                seconds = time.perf_counter() - t0
+            seconds = launch(module.solve, [(inst, state, rows[0], bufs[0], ctl, rounds)])
         elif solver == "bag":
             wl, owner = _create_worklist(worklist, instance, 1)
-            compiled(module.solve, (inst, state, wl, work, rows[0], bufs[0]))
-            delay = slow_worklist_seconds(worklist)
-            with placement.pinned_here(0):
-                t0 = time.perf_counter()
-                module.solve(inst, state, wl, work, rows[0], bufs[0])
-                _sleep(delay)
-                seconds = time.perf_counter() - t0
+            seconds = launch(module.solve, [(inst, state, wl, work, rows[0], bufs[0], ctl)])
         elif solver == "all-indices":
-            compiled(module.worker, (0, threads, inst, state, ctl, rows[0], bufs[0]))
-            args = [(t, threads, inst, state, ctl, rows[t], bufs[t]) for t in range(threads)]
-            seconds = run_threads(module.worker, args, ctl)
+            nt = np.int64(threads)
+            seconds = launch(module.worker, [
+                (np.int64(t), nt, inst, state, ctl, rows[t], bufs[t], rounds)
+                for t in range(threads)
+            ])
         else:
             wl, owner = _create_worklist(worklist, instance, threads)
             # each worker's fused run and batch (a worklist without levels: one pair each)
@@ -149,19 +171,15 @@ def solve_llp(
             runs = [np.empty(2 * fuse, dtype=np.int64) for _ in range(threads)]
             batches = [np.empty(2 * min(BATCH, fuse), dtype=np.int64) for _ in range(threads)]
             compiled(module.seed, (wl, inst, state, work, threads, ctl, rows[0]))
-            compiled(
-                module.worker, (0, inst, state, wl, ctl, rows[0], bufs[0], runs[0], batches[0])
-            )
-            delay = slow_worklist_seconds(worklist)
             t0 = time.perf_counter()
             module.seed(wl, inst, state, work, threads, ctl, rows[0])
-            _sleep(delay)
             seed_s = time.perf_counter() - t0
-            args = [
-                (t, inst, state, wl, ctl, rows[t], bufs[t], runs[t], batches[t])
+            seconds = seed_s + launch(module.worker, [
+                (np.int64(t), inst, state, wl, ctl, rows[t], bufs[t], runs[t], batches[t])
                 for t in range(threads)
-            ]
-            seconds = run_threads(module.worker, args, ctl) + seed_s
+            ], LostWork(ctl, threads))
+        _sleep(delay)
+        seconds += delay
     finally:
         if owner is not None:
             owner.close()
@@ -176,6 +194,36 @@ def solve_llp(
         worklist=worklist,
         threads=threads,
     )
+
+
+def _failed(instance: Instance, solver: str, worklist: str | None, threads: int, reason: str,
+            rows: list[np.ndarray]) -> SolveFailedError:
+    """The one-line error of a solve that could not finish: where, why, and how far it got
+    (the counters are read while stopped workers may still write them: a lower bound)."""
+    problem = instance.problem.rsplit(".", 1)[-1]
+    config = f"{solver}/{worklist}" if worklist else solver
+    c = C.summarize(np.stack(rows))
+    return SolveFailedError(
+        f"{problem} {config} x{threads}: {reason} ({c['items']} items popped, "
+        f"{c['pushes']} pushed, {c['advances']} advances)"
+    )
+
+
+def _check_codes(codes: list, instance: Instance, solver: str, worklist: str | None,
+                 threads: int, rows: list[np.ndarray]) -> None:
+    """Raise the error a worker's return value reports (see :mod:`llpbench.llp.sync`)."""
+    if sync.ROUND_BOUND in codes:
+        reason = (f"no fixed point after {instance.max_rounds} rounds, the most its lattice "
+                  "allows (an advance that does not advance?)")
+    elif sync.LOST_WORK in codes:
+        c = C.summarize(np.stack(rows))
+        reason = (f"work lost: the worklist emptied with {c['pushes'] - c['items']} of "
+                  f"{c['pushes']} pushed items never popped")
+    elif sync.ABORTED in codes:  # told to stop by nobody: the control block was corrupted
+        reason = "a worker stopped without being told to"
+    else:
+        return
+    raise _failed(instance, solver, worklist, threads, reason, rows)
 
 
 def slow_worklist_seconds(worklist: str | None) -> float:

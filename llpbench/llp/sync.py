@@ -34,7 +34,16 @@ PENDING = 2 * PAD  # items pushed and not yet fully processed (termination detec
 BARRIER_COUNT = 3 * PAD
 BARRIER_GEN = 4 * PAD
 FLAG0 = 5 * PAD  # three rotating "something changed this round" flags
-CONTROL_SLOTS = 8 * PAD
+ABORT = 8 * PAD  # set by the supervisor (llpbench.llp.launch): every worker returns ABORTED
+IDLERS = 9 * PAD  # workers now idle (the worklist solver's watchdog reads it)
+WAKES = 10 * PAD  # times a worker left idleness (the watchdog's proof that nothing moved)
+CONTROL_SLOTS = 11 * PAD
+
+# What a worker returns: it finished, it was told to stop, or the solve broke a bound.
+DONE = 0
+ABORTED = -1
+ROUND_BOUND = -2
+LOST_WORK = -3
 
 
 def new_control() -> np.ndarray:

@@ -118,6 +118,7 @@ def instance(graph: Graph, source: int = 0) -> Instance:
         init_work=np.array([source], dtype=np.int64),
         bucket_width=1,
         meta={"source": source, "graph": graph, "integer": True},
+        max_rounds=n + 1,  # a shortest path has at most n - 1 arcs
     )
 
 

@@ -249,6 +249,7 @@ def instance(graph: Graph, duration: np.ndarray) -> Instance:
         init_work=np.flatnonzero((outdeg > 0) & (indeg == 0)).astype(np.int64),
         bucket_width=max(1, int(np.median(duration))) if n else 1,
         meta={"graph": graph, "integer": True, "in_degrees": indeg},
+        max_rounds=n + 1,  # a path of the DAG has at most n - 1 arcs
     )
 
 

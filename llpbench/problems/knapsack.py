@@ -272,6 +272,7 @@ def instance(
             "name": name, "items": n, "capacity": int(capacity), "integer": True,
             "block": block, "blocks_per_row": nblocks,
         },
+        max_rounds=n + 1,  # row i reads only row i - 1: one pass settles one more row
     )
 
 

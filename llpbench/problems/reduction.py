@@ -274,6 +274,7 @@ def instance(values: np.ndarray, block: int | None = None) -> Instance:
         init_work=init_work,
         bucket_width=1,
         meta={"values": a, "block": block, "blocks": nblocks, "leaves": leaves},
+        max_rounds=prio.shape[0] + 1,  # acyclic: a chain of inputs is at most n long
     )
 
 

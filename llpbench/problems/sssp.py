@@ -173,6 +173,7 @@ def instance(graph: Graph, source: int = 0, delta: float | None = None) -> Insta
         init_work=np.array([source], dtype=np.int64),
         bucket_width=bucket_width(graph, scale, delta),
         meta={"source": source, "graph": graph, "integer": graph.integer_weights},
+        max_rounds=n + 1,  # Bellman-Ford: a shortest path has at most n - 1 arcs
     )
 
 

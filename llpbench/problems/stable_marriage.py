@@ -198,6 +198,7 @@ def instance(men_pref: np.ndarray, women_pref: np.ndarray, name: str = "custom")
         init_work=init_work,
         bucket_width=1,
         meta={"name": name, "integer": True},
+        max_rounds=n * n + 1,  # each pass but the last moves a man; n^2 moves at most
     )
 
 

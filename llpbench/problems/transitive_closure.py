@@ -211,6 +211,7 @@ def instance(graph: Graph) -> Instance:
         init_work=np.flatnonzero(in_degrees > 0).astype(np.int64),
         bucket_width=1,
         meta={"graph": graph, "words": words},
+        max_rounds=n + 1,  # a vertex reachable from j is so by a path of at most n arcs
     )
 
 

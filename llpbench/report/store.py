@@ -31,10 +31,10 @@ KINDS = ("llp", "baseline", "floor")
 #: Columns read as text; everything else in the schema is a number (or ``verified``).
 TEXT_COLUMNS = (
     "graph", "family", "problem", "kind", "solver", "worklist", "config", "timestamp", "reading",
-    "variant",
+    "variant", "error",
 )
 #: Columns added after runs were first stored: a runs.csv without them reads them as empty.
-LATER_COLUMNS = ("variant", "cores", "fused")
+LATER_COLUMNS = ("variant", "cores", "fused", "error")
 #: Integer columns that every row must fill; the other integer columns may be empty (``<NA>``).
 REQUIRED_INT_COLUMNS = ("threads", "rep")
 INT_COLUMNS = ("n", "m", "threads", "source", "size", "seed", "rep", "cores")

@@ -21,9 +21,39 @@ from tests.llp.conftest import ALL_CONFIGS, config_id
 def _check(problem, graph: Graph, source: int, config) -> dict:
     inst = problem.instance(graph, source)
     result = solve_llp(inst, *config)
-    mismatch = problem.verify(problem.answer(inst, result.state), problem.reference(inst))
+    expected = problem.reference(inst)
+    answer = problem.answer(inst, result.state)
+    mismatch = problem.verify(answer, expected)
     assert mismatch is None, f"{config_id(config)}: {mismatch}"
+    _check_counters(result.counters, inst, config, answer, expected)
     return result.counters
+
+
+def _check_counters(c: dict, inst, config, answer, expected) -> None:
+    """The counters' invariants for SSSP and BFS, whatever the schedule: each is exact, so a
+    miscount of one fails it."""
+    solver, _worklist, threads = config
+    where = config_id(config)
+    assert all(v >= 0 for v in c.values()), f"{where}: {c}"
+    assert 0 <= c["stale"] <= c["items"], f"{where}: {c}"
+    reached = int(np.isfinite(answer).sum())
+    assert reached == int(np.isfinite(np.asarray(expected, dtype=float)).sum())
+    # every reached vertex but the source was lowered at least once
+    assert c["advances"] >= reached - 1, f"{where}: {c}"
+    if solver in ("bag", "worklist"):
+        # every pushed item was popped once; every advance reported its vertex (the seed is
+        # the source): the incremental form pushes nothing else
+        assert c["items"] == c["pushes"] == c["advances"] + len(inst.init_work), f"{where}: {c}"
+        assert 0 <= c["fused"] <= c["items"] and c["rounds"] == 0, f"{where}: {c}"
+    else:
+        # each round scans every index once (each worker its share, each counting the round);
+        # every index found forbidden is advanced by its one owner, which cannot lose a race
+        assert c["items"] * threads == c["rounds"] * inst.n, f"{where}: {c}"
+        assert c["advances"] == c["items"] - c["stale"], f"{where}: {c}"
+        assert c["pushes"] == 0 and c["retries"] == 0, f"{where}: {c}"
+        assert c["rounds"] // threads <= inst.max_rounds, f"{where}: {c}"
+    if threads == 1:
+        assert c["steals"] == 0 and c["contention"] == 0, f"{where}: {c}"
 
 
 @st.composite
@@ -66,6 +96,53 @@ def test_sssp_float_weights_match_on_random_graphs(config, case):
 @HYPO
 @given(case=random_graphs())
 def test_bfs_levels_exact_on_random_graphs(config, case):
+    _check(bfs, *case, config)
+
+
+# Graphs large enough that every thread of 8 pushes over a thousand items: heavy-tailed
+# (R-MAT, Kronecker) and grid-like (a mesh with arcs knocked out and long "highways"), drawn
+# from a seed, so that a worklist losing one push in a thousand shows.
+BIG_CONFIGS = [c for c in ALL_CONFIGS if c[2] in (1, 2, 8)]
+
+
+@st.composite
+def big_graphs(draw):
+    from llpbench.graphs.generators import kronecker, mesh, rmat
+
+    seed = draw(st.integers(0, 2**31))
+    kind = draw(st.sampled_from(["rmat", "kron", "grid"]))
+    if kind == "grid":
+        side = draw(st.integers(100, 130))
+        base = mesh(side, side)
+        src = np.repeat(np.arange(base.n), np.diff(base.indptr))
+        rng = np.random.default_rng(seed)
+        keep = rng.random(src.size) < 0.9
+        hubs = rng.integers(0, base.n, size=(2, side // 2))
+        graph = Graph.from_edges(
+            base.n, np.concatenate([src[keep], hubs[0]]),
+            np.concatenate([base.indices[keep], hubs[1]]), directed=False, symmetrize=True,
+        )
+    else:
+        gen = rmat if kind == "rmat" else kronecker
+        graph = gen(draw(st.integers(13, 14)), 8, seed=seed)
+    rule = draw(st.sampled_from(["uniform-int:1:255", "uniform-int:0:3", "uniform-float:0:1"]))
+    graph = assign_weights(graph, rule, seed)
+    return graph, int(np.argmax(graph.out_degrees()))
+
+
+@pytest.mark.parametrize("config", BIG_CONFIGS, ids=config_id)
+@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
+@given(case=big_graphs())
+def test_sssp_exact_on_large_random_graphs(config, case):
+    counters = _check(sssp, *case, config)
+    if config[0] == "worklist" and config[2] == 8:
+        assert counters["pushes"] > 8 * 1000  # the size this test is for
+
+
+@pytest.mark.parametrize("config", [c for c in BIG_CONFIGS if c[0] == "worklist"], ids=config_id)
+@settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck))
+@given(case=big_graphs())
+def test_bfs_exact_on_large_random_graphs(config, case):
     _check(bfs, *case, config)
 
 
@@ -125,6 +202,39 @@ def test_incremental_form_pops_fewer_items_than_scanning_all_indices():
     assert scan["rounds"] >= 2 and scan["items"] == scan["rounds"] * graph.n
     assert bag["items"] < scan["items"]
     assert bag["items"] == bag["pushes"]  # every pushed item was popped: nothing lost
+
+
+def _diamond() -> Graph:
+    """0 -> 1 (10), 0 -> 2 (1), 2 -> 1 (1), 1 -> 3 (1): vertex 1 is first reached the long
+    way, then improved, so an ordered worklist pops its first item stale."""
+    return Graph.from_edges(4, np.array([0, 0, 2, 1]), np.array([1, 2, 1, 3]),
+                            np.array([10, 1, 1, 1]))
+
+
+# Worked by hand at one thread. By distance (PTWB, bucketed, OBIM at width 1): pop 0, 2, 1
+# (key 2), 3, then 1 (key 10) is stale. FIFO (SWB, PTCF): 0, 1 (10; lowers 3 to 11), 2
+# (lowers 1 to 2), 3 (11), 1 (2; lowers 3 to 3), 3 (3): nothing stale, one advance more.
+# Cyclic: round 1 advances 1, 2, 3 (to 11), round 2 advances 1 and 3, round 3 finds none.
+EXACT = {
+    ("worklist", "ptwb"): {"items": 5, "pushes": 5, "advances": 4, "stale": 1},
+    ("worklist", "bucketed"): {"items": 5, "pushes": 5, "advances": 4, "stale": 1},
+    ("worklist", "obim"): {"items": 5, "pushes": 5, "advances": 4, "stale": 1},
+    ("bag", "ptwb"): {"items": 5, "pushes": 5, "advances": 4, "stale": 1},
+    ("worklist", "swb"): {"items": 6, "pushes": 6, "advances": 5, "stale": 0},
+    ("worklist", "ptcf"): {"items": 6, "pushes": 6, "advances": 5, "stale": 0},
+    ("bag", "swb"): {"items": 6, "pushes": 6, "advances": 5, "stale": 0},
+    ("cyclic", None): {"items": 12, "pushes": 0, "advances": 5, "stale": 7, "rounds": 3},
+}
+
+
+@pytest.mark.parametrize("key", sorted(EXACT, key=str), ids=lambda k: f"{k[0]}-{k[1]}")
+def test_exact_counters_on_a_hand_built_graph_at_one_thread(key):
+    solver, worklist = key
+    inst = sssp.instance(_diamond(), 0, delta=1)
+    result = solve_llp(inst, solver, worklist, 1)
+    assert sssp.answer(inst, result.state).tolist() == [0.0, 2.0, 1.0, 3.0]
+    got = {name: result.counters[name] for name in EXACT[key]}
+    assert got == EXACT[key]
 
 
 def test_single_threaded_solvers_refuse_more_threads():

@@ -14,6 +14,12 @@ credit. An idle worker hands its credit back, then exits only if ``PENDING`` is 
 happens only when no item exists anywhere and no worker holds credit. One shared atomic per
 ``CREDIT_CHUNK`` items instead of one per item keeps the counter's cache line from bouncing
 between cores. Idle workers back off: spin, then yield, then sleep.
+
+Watchdog (:mod:`llpbench.llp.watchdog`): a worker counts itself in ``IDLERS`` when it starts
+idling (after handing its credit back) and out again, with a ``WAKES`` tick, when it finds
+work: one atomic add per change, none per item. The supervisor reads them to tell lost work
+from a slow solve. A worker returns ``ABORTED`` when the supervisor sets ``ABORT``: an idle
+one at once, a busy one within ``ABORT_EVERY`` items.
 """
 
 from numba import njit
@@ -21,7 +27,16 @@ from numba import njit
 from llpbench.llp.atomics import atomic_fetch_add, atomic_load
 from llpbench.llp.counters import FUSED, ITEMS, PUSHES, STALE
 from llpbench.llp.rawmem import peek
-from llpbench.llp.sync import PENDING, backoff, start_barrier
+from llpbench.llp.sync import (
+    ABORT,
+    ABORTED,
+    DONE,
+    IDLERS,
+    PENDING,
+    WAKES,
+    backoff,
+    start_barrier,
+)
 from llpbench.llp.templates.bind import PROBLEM, WORKLIST  # LLP-BIND
 
 CREDIT_CHUNK = 64
@@ -32,6 +47,8 @@ CREDIT_CHUNK = 64
 # 1.02-1.06x, its items were just written and are in cache). Fetching the first arcs too
 # (a second, nearer stage) measured 1.05x slower on the road network.
 PREFETCH_AHEAD = 8
+# A busy worker looks at the supervisor's ABORT word once per this many items (a power of 2).
+ABORT_EVERY = 1024
 
 
 @njit(nogil=True, cache=True)
@@ -83,16 +100,25 @@ def worker(tid, inst, state, wl, ctl, c, buf, run, batch):
             got = WORKLIST.pop_batch(wl, tid, ca, ba, most)
             taken = 0
             if got > 0:
+                if idle > 0:  # idle no more
+                    atomic_fetch_add(ctl, IDLERS, -1)
+                    atomic_fetch_add(ctl, WAKES, 1)
+                    idle = 0
                 continue
             if credit > 0:
                 atomic_fetch_add(ctl, PENDING, -credit)
                 credit = 0
             if atomic_load(ctl, PENDING) == 0:
-                return 0
+                return DONE
+            if idle == 0:
+                atomic_fetch_add(ctl, IDLERS, 1)
+            if atomic_load(ctl, ABORT) != 0:
+                return ABORTED
             idle = backoff(idle, c)
             continue
-        idle = 0
         c[ITEMS] += 1
+        if (c[ITEMS] & (ABORT_EVERY - 1)) == 0 and atomic_load(ctl, ABORT) != 0:
+            return ABORTED
         k = -1
         if not PROBLEM.stale(inst, state, j, key):
             k = PROBLEM.work(inst, state, j, buf, c)
