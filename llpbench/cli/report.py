@@ -1,8 +1,10 @@
-"""`llpbench table ...` and `llpbench plot ...`: the paper's tables and figures from a run.
+"""`llpbench table ...`, `llpbench plot ...`, `llpbench report` and `llpbench history`: the
+paper's tables and figures from a run, one HTML page per run, and time across runs.
 
 Thin commands over :mod:`llpbench.report`: find the run (``--results``, default the newest
-run of the results store), build the table or figure, print it (or the written paths) and
-write the files into the run's ``tables/`` or ``figures/`` folder. Nothing here runs a solver.
+run of the results store), build the table, figure or page, print it (or the written paths)
+and write the files into the run's ``tables/`` or ``figures/`` folder (``report.html`` beside
+them; ``history/`` under the results folder). Nothing here runs a solver.
 """
 
 from __future__ import annotations
@@ -36,9 +38,12 @@ RESULTS = typer.Option(
 
 
 def register(app: typer.Typer) -> None:
-    """Add the ``table`` and ``plot`` sub-command groups to the ``llpbench`` app."""
+    """Add the ``table`` and ``plot`` sub-command groups and the ``report`` and ``history``
+    commands to the ``llpbench`` app."""
     app.add_typer(table_app, name="table")
     app.add_typer(plot_app, name="plot")
+    app.command("report")(report_command)
+    app.command("history")(history_command)
 
 
 def _console() -> Console:
@@ -205,3 +210,99 @@ def worklists_command(
     run_dir = resolve_run(results)
     runs = load_runs(run_dir)
     _print_paths(plot_worklists(runs, run_dir, threads=threads, graph=graph, problem=problem))
+
+
+OPEN = typer.Option(False, "--open", help="Open the page in the default web browser.")
+
+
+def _open_page(path: Path) -> None:
+    """Open ``path`` in a browser ($BROWSER is honoured); say where it is if none opens."""
+    import webbrowser
+
+    console = _console()
+    try:
+        opened = webbrowser.open(path.resolve().as_uri())
+    except webbrowser.Error:
+        opened = False
+    if not opened:
+        console.print(f"no browser could be opened here: open {path} yourself", soft_wrap=True)
+
+
+def report_command(
+    run: Path | None = typer.Argument(
+        None, help="A run folder, or a results folder whose newest run to use "
+        "(default: the results store's `latest`).", show_default=False,
+    ),
+    open_page: bool = OPEN,
+) -> None:
+    """Write the run's report.html: headline, tables, figures, Δ, machine, warnings and the
+    commands that reproduce it, in one self-contained page."""
+    from llpbench.report.html import write_report
+    from llpbench.report.store import resolve_run
+
+    path = write_report(resolve_run(run))
+    _print_paths([path])
+    if open_page:
+        _open_page(path)
+
+
+def history_command(
+    results_dir: Path = typer.Argument(
+        ..., help="A folder of runs (every run under it, oldest first).", show_default=False,
+    ),
+    threshold: str = typer.Option(
+        "10%", "--threshold", help="Flag a cell significantly slower than the run before by "
+        "more than this."
+    ),
+    fail_if_slower: str | None = typer.Option(
+        None, "--fail-if-slower", help="Exit 1 if a cell of the newest run is significantly "
+        "slower than in the run before by more than this (e.g. 5%): for CI.", show_default=False,
+    ),
+    out: Path | None = typer.Option(
+        None, "--out", help="Where to write history.html, history.csv and the figures "
+        "[RESULTS_DIR/history].", show_default=False,
+    ),
+    open_page: bool = OPEN,
+) -> None:
+    """Time across runs, cell by cell: each run against the one before, with compare's
+    statistics; regressions flagged, as a page and a table."""
+    from llpbench.errors import RegressionError
+    from llpbench.report import compare as C
+    from llpbench.report import history as Hy
+    from llpbench.report.history_page import PAGE, write_history
+    from llpbench.report.tables import to_rich
+
+    flag_at = Hy.parse_percent(threshold, "--threshold")
+    gate_at = Hy.parse_percent(fail_if_slower, "--fail-if-slower") if fail_if_slower else None
+    history = Hy.load_history(results_dir, flag_at)
+    console = _console()
+    for run in history.runs:
+        console.print(f"{run.label}: {run.rows} rows, {run.status}, {run.machine}",
+                      soft_wrap=True)
+    for step in history.steps:
+        counts = step.table["verdict"].value_counts()
+        said = ", ".join(f"{n} {v}" for v, n in counts.items())
+        machine = " (another machine)" if len(step.machines) else ""
+        console.print(f"#{step.a.index} -> #{step.b.index}{machine}: {len(step.table)} cells "
+                      f"({said}); {len(step.flagged)} flagged", soft_wrap=True)
+    flagged = history.flagged()
+    if len(flagged):
+        shown = C.display_table(flagged).assign(to=flagged["to"].str.split().str[0])
+        console.print(to_rich(shown[["to", *shown.columns[:-1]]],
+                              f"Flagged: significantly slower than the run before by more "
+                              f"than {C.percent(flag_at)}"))
+    written = write_history(history, out)
+    _print_paths([p for p in written if p.name == PAGE] + [p for p in written if p.name != PAGE])
+    if open_page:
+        _open_page(next(p for p in written if p.name == PAGE))
+    if gate_at is not None:
+        found = Hy.gate(history, gate_at)
+        if len(found):
+            step = history.steps[-1]
+            raise RegressionError(f"{step.b.label} vs {step.a.label}: "
+                                  + C.regression_message(found, gate_at))
+        if not history.steps:
+            console.print("one run: nothing to compare it with, so nothing regressed")
+            return
+        console.print(f"no cell of the newest run significantly slower than the run before by "
+                      f"more than {C.percent(gate_at)}", soft_wrap=True)

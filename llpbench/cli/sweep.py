@@ -222,10 +222,11 @@ def reproduce_command(
     pin: bool = PIN,
     gap_bin: Path = GAP_BIN,
 ) -> None:
-    """Run a whole evaluation from a config and write every table and figure."""
+    """Run a whole evaluation from a config and write every table, figure and report.html."""
     from llpbench.bench.options import RunOptions
     from llpbench.bench.spec import load_sweep
     from llpbench.report import write_all_reports
+    from llpbench.report.html import write_report
 
     options = RunOptions(out=out, resume=resume, cache_dir=cache_dir, progress=progress,
                          order=order, pin=pin)
@@ -233,5 +234,5 @@ def reproduce_command(
     sweep = load_sweep(find_config(config))
     run_dir = run_and_report(sweep, options)
     console = Console()
-    for path in write_all_reports(run_dir):
+    for path in [*write_all_reports(run_dir), write_report(run_dir)]:
         console.print(f"wrote {path}", soft_wrap=True)  # a path stays one line
