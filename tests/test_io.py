@@ -35,10 +35,10 @@ def test_writes_replace_the_file_and_leave_no_temporary(tmp_path):
 def test_a_failed_write_keeps_the_old_file_and_removes_the_temporary(tmp_path):
     path = tmp_path / "t.txt"
     write_text_atomic(path, "kept")
-    with pytest.raises(RuntimeError), atomic_file(path, "w") as fh:
+    with pytest.raises(RuntimeError, match="disk gone"), atomic_file(path, "w") as fh:
         fh.write("half")
         raise RuntimeError("disk gone")
-    with pytest.raises(RuntimeError), atomic_path(path) as tmp:
+    with pytest.raises(RuntimeError, match="converter died"), atomic_path(path) as tmp:
         tmp.write_text("half")
         raise RuntimeError("converter died")
     assert path.read_text() == "kept"

@@ -207,7 +207,8 @@ def gap_delta(
         ref_graph = graph
     else:
         ref_graph = (load or (lambda n: load_graph(n, cache_dir=cache_dir)))(ref_name)
-    sources = pick_sources(ref_graph, grule.sources, rule.seed)
+    starts = max(1, int((ref_graph.out_degrees() > 0).sum()))  # a small graph: all of them
+    sources = pick_sources(ref_graph, min(grule.sources, starts), rule.seed)
     grid = _integer_grid(ref_graph, rule.grid(ref_graph))
     stats = measure_gap_grid(ref_graph, gap_bin, threads, sources, grid, grule, data / "gap")
     result = GapDelta(

@@ -32,6 +32,7 @@ from llpbench.bench.spec import FLOOR, Config, Study, Sweep, variant_of
 from llpbench.bench.store import RunStore
 from llpbench.errors import NOT_FINISHED, SolveFailedError, SpecError
 from llpbench.graphs.graph import Graph
+from llpbench.graphs.ids import FileIds
 from llpbench.graphs.reading import reading_label
 from llpbench.graphs.sources import pick_sources
 from llpbench.llp import placement
@@ -39,7 +40,7 @@ from llpbench.llp.counters import NAMES as COUNTER_NAMES
 from llpbench.llp.placement import core_count
 from llpbench.llp.runtime import solve_llp
 from llpbench.llp.worklists import BY_LEVEL
-from llpbench.problems import build_instance, problem_module
+from llpbench.problems import build_instance, check_input, problem_module
 from llpbench.problems.tuned import TunedParams, level_names, tuned_names
 
 
@@ -54,6 +55,7 @@ class Cell:
     seed: int
     config: Config
     threads: int
+    file_source: int | None = None  # the source in the graph file's ids (runs.csv's)
 
     def key(self, rep: int) -> dict[str, Any]:
         return {
@@ -63,7 +65,7 @@ class Cell:
             "solver": self.solver_name,
             "worklist": self.config.worklist or "",
             "threads": self.threads,
-            "source": self.source,
+            "source": self.source if self.file_source is None else self.file_source,
             "size": self.size,
             "seed": self.seed,
             "variant": self.variant,
@@ -81,7 +83,7 @@ class Cell:
 
     @property
     def label(self) -> str:
-        where = self.input_name if self.source < 0 else f"{self.input_name}@{self.source}"
+        where = self.input_name if self.source < 0 else f"{self.input_name}@{self.key(0)['source']}"
         variant = f" ({self.variant})" if self.study.variant else ""
         return f"{self.study.problem} {where}{variant} {self.config.label} x{self.threads}"
 
@@ -96,6 +98,7 @@ def plan(
         module = problem_module(study.problem)
         pairs = runnable(study)
         sources: dict[str, list[int]] = {}
+        ids: dict[str, FileIds] = {}
         for name, size, k in instance_slots(study):
             chosen = [
                 (config, threads) for config, threads in pairs
@@ -106,10 +109,15 @@ def plan(
             source, seed = -1, study.seed + k
             if size < 0 and module.INPUT == "graph":
                 if name not in sources:
-                    sources[name] = pick_sources(load(name), study.sources, study.seed)
+                    graph = check_input(module, load(name))
+                    sources[name] = pick_sources(graph, study.sources, study.seed)
+                    ids[name] = graph.ids
                 source, seed = sources[name][k], study.seed
+            else:
+                check_input(module, size=size, variant=study.variant)
+            shown = ids[name].to_file(source) if source >= 0 else None
             for config, threads in chosen:
-                yield Cell(study, name, source, size, seed, config, threads)
+                yield Cell(study, name, source, size, seed, config, threads, shown)
 
 
 def group_cells(

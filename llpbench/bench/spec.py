@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from llpbench.errors import LlpbenchError, SpecError, UnknownNameError
+from llpbench.graphs.sources import DEFAULT_SEED
 from llpbench.llp.runtime import MAX_THREADS, SINGLE_THREADED, SOLVERS, USES_WORKLIST
 from llpbench.llp.worklists import PAPER_WORKLISTS, WORKLISTS
 
@@ -164,7 +165,7 @@ class Study:
     threads: tuple[int, ...] = (1,)
     sources: int = 1
     reps: int = 3
-    seed: int = 42
+    seed: int = DEFAULT_SEED
     delta: float | None = None
     # How to read graph *files* (``--directed/--undirected``, ``--index-base``, ``--weights``);
     # registry names refuse them. None / "auto": what the file says.
@@ -184,7 +185,10 @@ class Study:
         """The :class:`~llpbench.graphs.registry.ReadOptions` of this study's graph files."""
         from llpbench.graphs.registry import ReadOptions
 
-        return ReadOptions(self.directed, self.index_base, self.weights, self.compact)
+        # negative file weights set aside: a problem that uses weights refuses the graph
+        # before the run starts (llpbench.problems.check_input, from the plan)
+        return ReadOptions(self.directed, self.index_base, self.weights, self.compact,
+                           negative=True)
 
 
 @dataclass(frozen=True)
@@ -348,7 +352,7 @@ def _study(
     threads: str | int | list = "1",
     sources: int = 1,
     reps: int = 3,
-    seed: int = 42,
+    seed: int = DEFAULT_SEED,
     delta: float | None = None,
     directed: bool | None = None,
     index_base: str | int = "auto",

@@ -108,7 +108,12 @@ class RunStore:
         """A new, empty run folder under ``root``, locked; it becomes ``root/latest`` with its
         first row unless ``latest=False`` (a shard of a sweep is not a whole result)."""
         root = Path(root)
-        root.mkdir(parents=True, exist_ok=True)
+        check_results_root(root)
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise SpecError(f"results folder {root} (--out or $LLPBENCH_RESULTS_DIR): cannot "
+                            f"create it ({exc.strerror or exc}); give another --out") from None
         run_dir = root / (run_id or new_run_id())
         try:
             run_dir.mkdir()
@@ -165,15 +170,22 @@ class RunStore:
         except BaseException:
             os.close(fd)
             raise
+        if not _still_the_lock_file(fd, self.run_dir / LOCK):  # removed by a writer that just
+            os.close(fd)  # finished (close): this lock guards nothing; take the new file's
+            return self._acquire()
         os.ftruncate(fd, 0)
         os.pwrite(fd, json.dumps(_holder()).encode(), 0)
         self._lock = fd
 
     def close(self) -> None:
-        """Let go of the run's lock (idempotent)."""
+        """Let go of the run's lock (idempotent), removing ``writer.lock``: a finished run
+        folder holds its results only. Removed while still held, so a session that opened
+        the file meanwhile finds it gone once it gets the flock, and opens a new one."""
         if self._lock is not None:
             with contextlib.suppress(OSError):
                 os.ftruncate(self._lock, 0)
+            with contextlib.suppress(OSError):
+                (self.run_dir / LOCK).unlink()
             os.close(self._lock)  # closing the descriptor releases the flock
             self._lock = None
 
@@ -308,6 +320,38 @@ class RunStore:
 def _holder() -> dict[str, Any]:
     return {"pid": os.getpid(), "host": socket.gethostname(),
             "since": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+
+
+def check_results_root(root: Path) -> None:
+    """Refuse, in one line and before anything is timed, a results folder (``--out`` or
+    ``$LLPBENCH_RESULTS_DIR``) that is a file, or that cannot be created or written here.
+
+    Raises
+    ------
+    SpecError
+        Naming the folder and what is wrong with it.
+    """
+    root = Path(root)
+    what = f"results folder {root} (--out or $LLPBENCH_RESULTS_DIR)"
+    if root.exists() and not root.is_dir():
+        raise SpecError(f"{what}: a file is there, not a folder; give a folder to --out")
+    existing = root
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise SpecError(f"{what}: {existing} is a file, so no folder can be made there")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        verb = "write in it" if existing == root else f"create it in {existing}"
+        raise SpecError(f"{what}: cannot {verb} (permission denied); give another --out")
+
+
+def _still_the_lock_file(fd: int, path: Path) -> bool:
+    """Whether the locked descriptor ``fd`` is still the file at ``path`` (not one a
+    finishing writer removed between our open and our flock)."""
+    try:
+        return os.path.samestat(os.fstat(fd), os.stat(path))
+    except OSError:
+        return False
 
 
 def _describe(text: str) -> str:

@@ -45,6 +45,12 @@ def compare_command(
     threshold = C.parse_threshold(fail_if_slower) if fail_if_slower is not None else None
     dir_a = _find_run(run_a, results)
     dir_b = _find_run(run_b, results) if run_b is not None else _newest(results)
+    if dir_a.resolve() == dir_b.resolve():
+        from llpbench.errors import SpecError
+
+        b_said = f"B ({run_b})" if run_b is not None else "B (the newest run, by default)"
+        raise SpecError(f"A ({run_a}) and {b_said} are the same run, {dir_a.resolve()}: "
+                        "every ratio would be 1; name two different runs")
     table = C.compare_runs(load_runs(dir_a), load_runs(dir_b))
     label_a, label_b = C.run_label(dir_a), C.run_label(dir_b)
     title = f"Compare: B = {label_b} vs A = {label_a}, time ratio B/A"

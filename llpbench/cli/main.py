@@ -16,12 +16,17 @@ import typer
 from llpbench import __version__
 from llpbench.errors import LlpbenchError, ReadingWarning, StoreWarning
 
+MARKUP = "markdown"
+
 app = typer.Typer(
     name="llpbench",
     help="Benchmark lock-free LLP solvers (LLP-FW) against tuned baselines.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # help is Markdown: ``--flag`` reads as code and a default written [in brackets] stays
+    # (rich markup, typer's default with rich installed, eats every bracketed word)
+    rich_markup_mode=MARKUP,
 )
 
 COMMAND_MODULES = [
@@ -52,6 +57,9 @@ def main(
 
 for _name in COMMAND_MODULES:
     importlib.import_module(_name).register(app)
+for _group in app.registered_groups:  # sub-command groups (datasets, table, plot) read alike
+    if _group.typer_instance is not None:
+        _group.typer_instance.rich_markup_mode = MARKUP
 
 
 def error_line(exc: BaseException) -> str:

@@ -18,10 +18,14 @@ from llpbench.errors import NOT_FINISHED, VerificationError
 def run_and_report(sweep, options, shard=None) -> Path:
     """Run ``sweep`` here with ``options`` (a :class:`~llpbench.bench.options.RunOptions`),
     print its summary, and exit non-zero if an answer failed verification."""
+    from llpbench import paths
     from llpbench.bench.runner import preflight
     from llpbench.bench.session import run_sweep
+    from llpbench.bench.store import check_results_root
 
     # every input checked before a run folder exists: bad input leaves no folder behind
+    if not options.resume:
+        check_results_root(paths.results_dir(options.out))
     preflight(sweep, cache_dir=options.cache_dir, only=shard.cells if shard is not None else None)
     console = Console()
     session = run_sweep(sweep, options, shard=shard)

@@ -62,6 +62,7 @@ def read_options(
     if index_base not in ("auto", "0", "1"):
         raise SpecError(f"bad --index-base {index_base!r}: expected 0, 1 or auto")
     return ReadOptions(
-        directed=directed, index_base=index_base, weights=weights, compact=compact
+        directed=directed, index_base=index_base, weights=weights, compact=compact,
+        negative=True,  # set aside: BFS and `datasets info` take such a file, SSSP refuses it
     )
 

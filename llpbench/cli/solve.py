@@ -29,13 +29,22 @@ def register(app: typer.Typer) -> None:
 def solve_command(
     graph: str = typer.Option(None, "--graph", "-g", help="Registry name or graph file."),
     problem: str = typer.Option("sssp", "--problem", "-p", help="Problem name."),
-    source: int = typer.Option(0, "--source", "-s", help="Source vertex (graph problems)."),
+    source: int = typer.Option(
+        None, "--source", "-s", show_default=False,
+        help="Source vertex of graph problems, as the graph file names it (a DIMACS, Matrix "
+        "Market or KONECT file's first vertex is 1; `datasets info` states the ids) "
+        "(default: the first of the graph's fixed-seed sources, as `run` picks).",
+    ),
     size: int = typer.Option(None, "--size", help="Instance size (generated problems)."),
     seed: int = typer.Option(0, "--seed", help="Instance seed (generated problems)."),
     solver: str = typer.Option("worklist", help="cyclic | bag | all-indices | worklist."),
     worklist: str = typer.Option(None, help="swb | ptwb | ptcf | bucketed | obim."),
     threads: int = typer.Option(1, "--threads", "-t", help="Worker threads."),
-    output: Path = typer.Option(None, "--output", "-o", help="Write the answer here."),
+    output: Path = typer.Option(
+        None, "--output", "-o", show_default=False,
+        help="Write the answer here: graph problems one 'id value' line per vertex, in the "
+        "file's ids, 'unreached' where no path reaches.",
+    ),
     verify: bool = typer.Option(True, "--verify/--no-verify", help="Check against reference."),
     cache_dir: Path | None = CACHE_DIR,
     directed: bool = DIRECTED,
@@ -70,9 +79,15 @@ def solve_command(
         options=options,
         say=Console(stderr=True).print,
     )
+    if sol.source_chosen:
+        Console(stderr=True, highlight=False).print(f"source: {sol.source_chosen}",
+                                                    soft_wrap=True, markup=False)
     table = Table(title=f"{problem} with {solver}/{sol.worklist or '-'} on {threads} thread(s)")
     table.add_column("measure")
     table.add_column("value", justify="right")
+    if sol.source is not None:
+        table.add_row("source", f"{sol.source} (the file's id)" if loaded.file_ids is not None
+                      else str(sol.source))
     table.add_row("time", f"{sol.seconds * 1e3:.3f} ms")
     cache = " (from cache)" if sol.cache_hits else ""
     table.add_row("compile", f"{sol.compile_seconds:.3f} s{cache}")
@@ -87,10 +102,22 @@ def solve_command(
     table.add_row("verified", status)
     Console().print(table)
     if output is not None:
-        write_answer(output, sol.answer)
+        write_answer(output, sol.answer, sol.file_ids, answer_header(loaded, sol))
         typer.echo(f"answer written to {output}")
     if sol.verified is False:
         raise VerificationError(f"answer differs from the reference: {sol.mismatch}")
+
+
+def answer_header(graph, sol) -> str:
+    """The comment lines above an answer file: what it holds and in which ids."""
+    if sol.file_ids is None:
+        return f"llpbench {sol.problem}: one value per line"
+    from llpbench.graphs.reading import ids_fact
+
+    what = {"sssp": "distance", "bfs": "level"}.get(sol.problem, "value")
+    return (f"llpbench {sol.problem} on {graph.name} from vertex {sol.source}\n"
+            f"ids: {ids_fact(graph)}\n"
+            f"vertex {what} ('unreached': no path from the source)")
 
 
 def selftest_command(

@@ -29,19 +29,21 @@ from typing import Any
 
 import numpy as np
 
-from llpbench.errors import FormatError, ReadingWarning, SpecError
+from llpbench.errors import FormatError, NegativeWeightError, ReadingWarning, SpecError
 from llpbench.graphs.file_claims import claims_of, line_count_note
 from llpbench.graphs.formats_text import (
     COMPRESSED_SUFFIXES,
     BodySpec,
     iter_lines,
     parse_body,
+    parse_body_slow,
     quote_line,
     read_bytes,
     suffix_of,
 )
 from llpbench.graphs.formats_write import load_npz, save_npz, write_graph
 from llpbench.graphs.graph import Graph
+from llpbench.graphs.ids import FileIds, one_based, zero_based
 from llpbench.graphs.limits import check_claim
 
 __all__ = [
@@ -82,6 +84,7 @@ def read_graph(
     compact: bool = False,
     weights_column: bool = False,
     negative_weights: bool = False,
+    negative_aside: bool = False,
 ) -> Graph:
     """Read a graph file, choosing the reader by suffix.
 
@@ -107,6 +110,12 @@ def read_graph(
     negative_weights : bool
         Accept negative weights instead of refusing the file, for a caller that replaces the
         weights by a rule (``--weights unit``): they are read as placeholders.
+    negative_aside : bool
+        Accept negative *file* weights too, setting them aside: the graph's weights become
+        0 and ``provenance["negative_weights"]`` says how many there were, the least and the
+        line of the first, so that BFS (which ignores weights) and ``datasets info`` take the
+        file and a problem that uses weights refuses it naming the flag that helps
+        (:func:`llpbench.problems.check_input`).
 
     Returns
     -------
@@ -125,6 +134,7 @@ def read_graph(
         return _read_edge_list(
             path, directed, index_base, name, family, weighted=suffix == ".wel",
             compact=compact, weights_column=weights_column, negative_weights=negative_weights,
+            negative_aside=negative_aside,
         )
     if str(index_base) not in ("auto", "1"):
         raise SpecError(
@@ -133,7 +143,7 @@ def read_graph(
         )
     reader = read_matrix_market if suffix == ".mtx" else read_dimacs
     return reader(path, directed=directed, name=name, family=family,
-                  negative_weights=negative_weights)
+                  negative_weights=negative_weights, negative_aside=negative_aside)
 
 
 def _build(
@@ -151,6 +161,8 @@ def _build(
     claim: bool | None = None,
     warns: list[str] | None = None,
     flags: dict[str, Any] | None = None,
+    file_ids: FileIds | None = None,
+    negative_note: str | None = None,
 ) -> Graph:
     """The graph of the parsed arcs, with ``provenance["reading"]`` saying what was assumed.
 
@@ -159,6 +171,7 @@ def _build(
     comment saying "directed" on a file that lists every arc both ways (SNAP's boilerplate
     on ca-GrQc and Email-Enron) gives way to the arcs, with a warning naming ``--directed``.
     ``flags`` are the user's own settings, recorded for the verifier, which shares nothing else.
+    ``file_ids`` is how the file names the vertices (see :mod:`.ids`), recorded in words too.
     """
     src, dst, weights = arrays
     reading = dict(reading or {}, format=provenance["format"])
@@ -212,7 +225,11 @@ def _build(
         parallel_arcs_merged=int(keys.shape[0] - np.unique(keys).shape[0]),
         n=int(n),
     )
+    if file_ids is not None:
+        reading["ids"] = file_ids.how
     provenance = dict(provenance, reading=reading)
+    if negative_note:
+        provenance["negative_weights"] = negative_note
     for text in warns:
         warnings.warn(text, ReadingWarning, stacklevel=3)
     if warns:
@@ -230,6 +247,7 @@ def _build(
         name=name or graph_name(path),
         family=family,
         provenance=provenance,
+        file_ids=file_ids,
     )
     if graph.directed != final:
         graph = dataclasses.replace(graph, directed=final)
@@ -251,7 +269,7 @@ def _without_reverse(n: int, src: np.ndarray, dst: np.ndarray, weights) -> int:
 
 def read_matrix_market(
     path: str | Path, *, directed: bool | None = None, name: str | None = None,
-    family: str = "file", negative_weights: bool = False,
+    family: str = "file", negative_weights: bool = False, negative_aside: bool = False,
 ) -> Graph:
     """Read a ``coordinate`` Matrix Market file; entry ``i j [w]`` is the arc ``i-1 -> j-1``.
 
@@ -303,9 +321,11 @@ def read_matrix_market(
         n=n,
         expected=nnz,
         declared_on=lineno,
-        negative=negative_weights,
+        negative=negative_weights or negative_aside,
+        aside=negative_aside and not negative_weights,
     )
-    arrays = parse_body(path, data, start, lineno + 1, spec)
+    arrays, aside = set_aside(path, data, start, lineno + 1, spec,
+                              parse_body(path, data, start, lineno + 1, spec))
     prov = {"source": str(path), "format": "mtx", "pattern": field == "pattern"}
     stated = f"the size line {lineno}: n = {n}, {nnz} entries (checked)"
     return _build(
@@ -319,12 +339,14 @@ def read_matrix_market(
         family=family,
         provenance=prov,
         reading={"stated": stated},
+        file_ids=one_based("Matrix Market"),
+        negative_note=aside,
     )
 
 
 def read_dimacs(
     path: str | Path, *, directed: bool | None = None, name: str | None = None,
-    family: str = "file", negative_weights: bool = False,
+    family: str = "file", negative_weights: bool = False, negative_aside: bool = False,
 ) -> Graph:
     """Read a DIMACS shortest-path file: ``c`` comments, ``p sp n m``, ``a u v w`` (1-based).
 
@@ -375,9 +397,12 @@ def read_dimacs(
         n=n,
         expected=m,
         declared_on=p_line,
-        negative=negative_weights,
+        negative=negative_weights or negative_aside,
+        aside=negative_aside and not negative_weights,
     )
-    arrays = parse_body(path, data, start, first_arc or _last_line(data) + 1, spec)
+    first_line = first_arc or _last_line(data) + 1
+    arrays, aside = set_aside(path, data, start, first_line, spec,
+                              parse_body(path, data, start, first_line, spec))
     undirected = meta.get("directed") == "false"
     return _build(
         path,
@@ -390,6 +415,8 @@ def read_dimacs(
         family=family,
         provenance={"source": str(path), "format": "gr"},
         reading={"stated": f"'p sp {n} {m}' on line {p_line}: n = {n}, {m} arc lines (checked)"},
+        file_ids=one_based("DIMACS"),
+        negative_note=aside,
     )
 
 
@@ -447,10 +474,10 @@ def read_wel(
 
 def _read_edge_list(
     path, directed, index_base, name, family, *, weighted: bool, compact: bool = False,
-    weights_column: bool = False, negative_weights: bool = False,
+    weights_column: bool = False, negative_weights: bool = False, negative_aside: bool = False,
 ) -> Graph:
     path = Path(path)
-    data = read_bytes(path)
+    data, table = delimited(read_bytes(path))
     fmt = "wel" if weighted else "snap"
     base_flag = _index_base(index_base)
     warns: list[str] = []
@@ -489,7 +516,7 @@ def _read_edge_list(
         if ints is not None and header is None and cols == 2:  # like an arc: what follows
             candidate = (lineno, ints[0], ints[-1])  # decides
     third = _third_column(cols, weighted, claims, weights_column)
-    reading: dict[str, Any] = {"format": fmt, "comment": comment.decode()}
+    reading: dict[str, Any] = {"format": fmt, "comment": comment.decode(), **table}
     if claims.konect:
         reading["konect"] = f"{claims.konect} {claims.konect_weights}"
     if cols >= 3:
@@ -506,9 +533,11 @@ def _read_edge_list(
         ignored=max(0, cols - 3),
         expected=header[2] if header else None,
         declared_on=header[0] if header else None,
-        negative=negative_weights or not keep_weights,  # a count column is no weight
+        negative=negative_weights or negative_aside or not keep_weights,  # a count is no
+        aside=negative_aside and keep_weights and not negative_weights,  # weight
     )
-    src, dst, w = parse_body(path, data, start, start_line, spec)
+    (src, dst, w), aside = set_aside(path, data, start, start_line, spec,
+                                     parse_body(path, data, start, start_line, spec))
     if candidate is not None:
         because = count_header(candidate[1], candidate[2], src[1:], dst[1:])
         if because:
@@ -537,10 +566,12 @@ def _read_edge_list(
     else:
         check_claim(path, None, n, src.shape[0], file_bytes=len(data), min_line=4 + 2 * weighted,
                     what=f"ids up to {n - 1:,} imply", isolated=False)
+    file_ids = (one_based if base else zero_based)(why)
     if compacted is not None:
         ids, inverse = np.unique(np.concatenate([src, dst]), return_inverse=True)
         src, dst = inverse[: src.shape[0]], inverse[src.shape[0] :]
         reading["ids_compacted"] = compacted
+        file_ids = file_ids.compose(ids, compacted)
     if src.shape[0] and (
         min(src.min(), dst.min()) < 0
         or ((header or "n" in meta) and max(src.max(), dst.max()) >= (stated or 0))
@@ -581,7 +612,79 @@ def _read_edge_list(
         warns=warns,
         flags={"directed": directed, "index_base": base_flag, "compact": compact,
                "weights_column": weights_column},
+        file_ids=file_ids,
+        negative_note=aside,
     )
+
+
+def set_aside(path: Path, data: bytes, start: int, first_line: int, spec: BodySpec,
+              arrays: tuple) -> tuple[tuple, str | None]:
+    """``arrays`` with negative weights set aside (``spec.aside``): the weights all 0, and the
+    note that says so, naming the file, the line of the first one, their count and the least;
+    ``(arrays, None)`` when there are none or the caller replaces the weights anyway."""
+    src, dst, w = arrays
+    if not spec.aside or w is None or not w.shape[0] or w.min() >= 0:
+        return arrays, None
+    first = f"{path}: negative weight"
+    try:  # the line of the first, from the line-by-line parse (stopped there: the error path)
+        parse_body_slow(path, data, start, first_line,
+                        dataclasses.replace(spec, negative=False, aside=False))
+    except NegativeWeightError as exc:
+        first = str(exc).split(";")[0]  # "<file>:<line>: negative weight <w>"
+    count, least = int((w < 0).sum()), w.min().item()
+    note = (f"{first} ({count:,} negative, the least {least}), set aside: the graph's "
+            "weights are 0")
+    return (src, dst, np.zeros_like(w)), note
+
+
+_NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_ .:-]*")
+
+
+def delimited(data: bytes) -> tuple[bytes, dict[str, str]]:
+    """The edge list ``data`` as whitespace-separated lines, and what was found: a comma
+    delimiter and a header row of column names (``from,to,weight``, ``source,target``: what
+    pandas' ``to_csv`` and NetworkX users write), each stated for ``reading``.
+
+    A header row is the first data line when none of its 2 to 4 fields is a number and each
+    is a name; it is blanked (line numbers stay those of the file). A header whose first
+    name is empty (``,source,target,weight``: pandas' index column) drops that column from
+    every line. Commas become spaces. A file with neither comes back unchanged.
+    """
+    first, start = None, 0
+    for lineno, line, nxt in iter_lines(data):
+        stripped = line.strip()
+        if stripped and stripped[:1] not in (b"#", b"%"):
+            first = (lineno, line, nxt)
+            break
+        start = nxt
+    if first is None:
+        return data, {}
+    lineno, line, nxt = first
+    comma = b"," in line
+    fields = [f.strip() for f in (line.split(b",") if comma else line.split())]
+    said: dict[str, str] = {}
+    if comma:
+        said["delimiter"] = f"comma (line {lineno} has one)"
+    names = [f for f in fields if f]
+    index = comma and not fields[0]  # pandas' unnamed index column
+    header = 2 <= len(names) <= 4 and len(fields) - len(names) == int(index)
+    header = header and all(_NAME.fullmatch(f) and _number(f) is None for f in names)
+    if not header:
+        return (data.replace(b",", b" ") if comma else data), said
+    said["header_row"] = f"line {lineno} {quote_line(line)}: column names, skipped"
+    body = data[nxt:]
+    if index:  # its values are row numbers, no vertex
+        body = re.sub(rb"(?m)^[ \t]*[^,#%\r\n]*,", b"", body)
+        said["header_row"] += "; its unnamed first column (an index) dropped"
+    data = data[:start] + data[start + len(line):nxt] + body  # the line blanked, its end kept
+    return (data.replace(b",", b" ") if comma else data), said
+
+
+def _number(token: bytes) -> float | None:
+    try:
+        return float(token)
+    except ValueError:
+        return None
 
 
 def count_header(n: int, m: int, src: np.ndarray, dst: np.ndarray) -> str | None:

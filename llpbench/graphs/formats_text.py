@@ -127,6 +127,7 @@ class BodySpec:
     declared_on: int | None = None
     ignored: int = 0
     negative: bool = False  # weights the caller replaces: negative ones are no error
+    aside: bool = False  # negative file weights kept as parsed, for the reader to set aside
 
 
 Arrays = tuple[np.ndarray, np.ndarray, np.ndarray | None]
@@ -141,7 +142,7 @@ def parse_body(path: Path, data: bytes, start: int, first_line: int, spec: BodyS
     src, dst, w = _parse_body_fast(data[start:], spec) or parse_body_slow(
         path, data, start, first_line, spec
     )
-    if spec.negative and w is not None and w.shape[0] and w.min() < 0:
+    if spec.negative and not spec.aside and w is not None and w.shape[0] and w.min() < 0:
         w = np.zeros_like(w)  # placeholders: the caller replaces these weights (a rule, counts)
     return src, dst, w
 

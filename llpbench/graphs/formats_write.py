@@ -14,9 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from llpbench.errors import FormatError
+from llpbench.errors import FormatError, NegativeWeightError
 from llpbench.graphs.formats_text import arcs_text, atomic_open, suffix_of, write_bytes_atomic
 from llpbench.graphs.graph import Graph
+from llpbench.graphs.ids import FileIds
 
 _NPZ_VERSION = 1
 
@@ -49,6 +50,10 @@ def write_graph(graph: Graph, path: str | Path) -> Path:
         An unknown suffix, or ``cannot write: <reason>`` (the temporary file is removed).
     """
     path = Path(path)
+    note = graph.provenance.get("negative_weights")
+    if note and str(graph.provenance.get("weights", "file")) == "file":
+        raise NegativeWeightError(f"{note}; not exported (its 0s are no weights): pass "
+                                  "--weights unit (or another rule)")
     suffix = suffix_of(path)
     src, dst, weights = graph.edges()
     if graph.loops.shape[0]:  # self-loops are listed too (weight 0: no path uses one)
@@ -114,6 +119,7 @@ def save_npz(graph: Graph, path: str | Path) -> Path:
         "provenance": graph.provenance,
     }
     text = json.dumps(meta, default=_jsonable, sort_keys=True)
+    ids = graph.file_ids.arrays() if graph.file_ids is not None else {}
     with atomic_open(path) as fh:
         np.savez(
             fh,
@@ -122,6 +128,7 @@ def save_npz(graph: Graph, path: str | Path) -> Path:
             weights=graph.weights,
             loops=graph.loops,
             meta=np.array(text),
+            **ids,
         )
     return path
 
@@ -141,6 +148,7 @@ def load_npz(path: str | Path) -> Graph:
             meta = json.loads(str(npz["meta"][()]))
             arrays = npz["indptr"], npz["indices"], npz["weights"]
             loops = npz["loops"] if "loops" in npz.files else None
+            file_ids = FileIds.from_arrays({k: npz[k] for k in npz.files if "file_ids" in k})
     except OSError as exc:
         raise FormatError(path, None, f"cannot read: {exc.strerror or exc}") from exc
     except (ValueError, KeyError, zipfile.BadZipFile, EOFError) as exc:
@@ -155,6 +163,7 @@ def load_npz(path: str | Path) -> Graph:
             str(meta["family"]),
             dict(meta["provenance"]),
             loops,
+            file_ids,
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise FormatError(path, None, f"{expected} ({exc})") from exc

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from llpbench.errors import NegativeWeightError
+from llpbench.graphs.ids import IDENTITY, FileIds
 
 
 @dataclass(frozen=True, eq=False)
@@ -39,6 +40,11 @@ class Graph:
         path or BFS level uses one) but remembered here for problems whose semantics need them:
         in a transitive closure a looped vertex reaches itself; a job that is its own
         prerequisite makes a scheduling instance invalid.
+    file_ids : FileIds, optional
+        How the file the graph was read from names its vertices (1-based, labels renumbered,
+        ...); None for a generated graph, whose ids are the internal ones. Every id a user
+        gives or reads (``--source``, ``solve -o``, ``runs.csv``) converts through it
+        (:attr:`ids`), so that they all speak the file's ids.
 
     Raises
     ------
@@ -61,6 +67,7 @@ class Graph:
     family: str = "unknown"
     provenance: dict[str, Any] = field(default_factory=dict)
     loops: np.ndarray | None = None
+    file_ids: FileIds | None = None
 
     def __post_init__(self) -> None:
         loops = np.unique(np.asarray([] if self.loops is None else self.loops, dtype=np.int64))
@@ -106,6 +113,11 @@ class Graph:
     def m(self) -> int:
         """Number of arcs (an undirected edge counts twice)."""
         return int(self.indices.shape[0])
+
+    @property
+    def ids(self) -> FileIds:
+        """The mapping between internal ids and the file's (identity for generated graphs)."""
+        return self.file_ids if self.file_ids is not None else IDENTITY
 
     @property
     def integer_weights(self) -> bool:
@@ -180,6 +192,7 @@ class Graph:
             self.family,
             prov,
             self.loops,
+            self.file_ids,
         )
 
     @classmethod

@@ -9,12 +9,15 @@ with :mod:`.formats` (scipy's ``mmread``, numpy's ``loadtxt``) and decides for i
 smaller rule set, everything the file leaves open:
 
 - count header: a first data line of 2-3 integers whose last counts the lines after it and
-  whose first is at least the number of distinct ids among them;
+  whose first is at least the number of distinct ids among them, unless it has three and the
+  arcs do too (the columns of the lines after it; alone, a ``.wel`` arc's three): that line is
+  an arc ``u v w`` (``0 0 0``, a self-loop of weight 0, is the graph's vertex 0, not n = 0);
 - index base: a stated n (header, ``Nodes:``, KONECT ``% m n n``) reached by the ids means
   1-based; KONECT is 1-based; without a stated n, ids starting at 1 are 1-based;
 - ids beyond a stated n whose distinct count is n are labels, renumbered 0..n-1;
-- direction: every arc listed both ways (same weight) is undirected; else a comment saying
-  undirected (or KONECT ``sym``) is; else directed;
+- direction: every arc listed both ways (same weight) is undirected, a file of self-loops
+  only too (each loop is its own reverse); else a comment saying undirected (or KONECT
+  ``sym``) is; else directed;
 - a third column is a weight unless a KONECT tag says unweighted; self-loop and parallel
   lines are counted (loops kept: a looped vertex reaches itself; parallel arcs merged by
   their minimum, the arc any shortest path uses).
@@ -191,15 +194,23 @@ def _dimacs(path: Path, flags: dict) -> FileReading:
 
 def _edge_list(path: Path, flags: dict, weighted_format: bool) -> FileReading:
     comments, first, first_line = [], None, 0
+    delimiter, drop = None, 0  # a CSV's comma; pandas' unnamed index column, dropped
+    titled = False  # a header row seen
     with _open(path) as fh:
         for lineno, line in enumerate(fh, start=1):
             text = line.strip()
             if text[:1] in ("#", "%"):
                 comments.append(text[1:].strip())
             elif text:
-                first, first_line = text.split(), lineno
+                delimiter = delimiter or ("," if "," in text else None)
+                fields = [f.strip() for f in text.split(delimiter)]
+                if not titled and not any(_is_number(f) for f in fields if f):
+                    titled = True  # a header row of column names: the arcs follow it
+                    drop = int(delimiter is not None and not fields[0])
+                    continue
+                first, first_line = fields[drop:], lineno
                 break
-    rest = _table(path, ["#", "%"], first_line)
+    rest = _table(path, ["#", "%"], first_line, delimiter=delimiter, drop=drop)
     konect = comments[0].split()[:2] if comments else []
     if konect[:1] not in (["sym"], ["asym"], ["bip"]):
         konect = []
@@ -207,7 +218,10 @@ def _edge_list(path: Path, flags: dict, weighted_format: bool) -> FileReading:
     header = None
     if first is not None and 2 <= len(first) <= 3 and all(t.isdigit() for t in first):
         ids = np.unique(rest[:, :2]) if rest.shape[0] else np.zeros(0)
-        if int(first[-1]) == rest.shape[0] and int(first[0]) >= ids.shape[0]:
+        columns = rest.shape[1] if rest.shape[0] else (3 if weighted_format else len(first))
+        like_an_arc = len(first) == 3 == columns  # ``u v w``: ``0 0 0`` is a loop, not n = 0
+        counts = int(first[-1]) == rest.shape[0] and int(first[0]) >= ids.shape[0]
+        if counts and not like_an_arc:
             header = first_line
             where = f"the count header on line {first_line}"
             stated.insert(0, (where, int(first[0]), rest.shape[0]))
@@ -216,11 +230,15 @@ def _edge_list(path: Path, flags: dict, weighted_format: bool) -> FileReading:
         row = np.array([float(t) for t in first[:width]], ndmin=2)
         rest = np.concatenate([row, rest]) if rest.shape[0] else row
     src, dst = rest[:, 0].astype(np.int64), rest[:, 1].astype(np.int64)
+    tag = konect[-1] if len(konect) > 1 else ""
+    # KONECT's handbook: "...weighted" and "...signed" tags carry weights; "unweighted",
+    # "positive" (a count of multiple edges) and "dynamic" do not ("unweighted" holds
+    # "weight" too: it is tested first)
+    tag_weighted = not tag.endswith("unweighted") and ("weighted" in tag or "signed" in tag)
     weighted = rest.shape[1] >= 3 and (
         weighted_format
         or not konect
-        or "weight" in konect[-1]
-        or "signed" in konect[-1]
+        or tag_weighted
         or bool(flags.get("weights_column"))
     )
     w = rest[:, 2] if weighted else np.ones(src.shape[0])
@@ -278,7 +296,7 @@ def _direction(src, dst, w, flags: dict, comments: list[str], konect: list[str])
     keep = src != dst
     fwd = np.stack([src[keep], dst[keep], w[keep]], axis=1)
     back = np.stack([dst[keep], src[keep], w[keep]], axis=1)
-    if fwd.shape[0] and np.array_equal(np.unique(fwd, axis=0), np.unique(back, axis=0)):
+    if src.shape[0] and np.array_equal(np.unique(fwd, axis=0), np.unique(back, axis=0)):
         return False
     text = " ".join(comments).lower()
     return not (konect[:1] == ["sym"] or re.search(r"\bundirected\b", text))
@@ -297,17 +315,29 @@ def _compact(reading: FileReading, flags: dict, stated_n: int | None = None) -> 
     return reading
 
 
-def _table(path: Path, comments: list[str], skip: int, usecols=None) -> np.ndarray:
-    """The data lines after the first ``skip`` lines, one row each (columns as in the file)."""
+def _table(path: Path, comments: list[str], skip: int, usecols=None, delimiter=None,
+           drop: int = 0) -> np.ndarray:
+    """The data lines after the first ``skip`` lines, one row each (columns as in the file,
+    split at ``delimiter``, whitespace when None, the first ``drop`` left out)."""
     import warnings
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # an empty table is an answer, not a problem
         with _open(path) as fh:
             table = np.loadtxt(
-                fh, comments=comments, skiprows=skip, ndmin=2, usecols=usecols, dtype=np.float64
+                fh, comments=comments, skiprows=skip, ndmin=2, usecols=usecols, dtype=np.float64,
+                delimiter=delimiter,
             )
+    table = table[:, drop:]
     return table if table.size else np.zeros((0, 3 if usecols else 2))
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def reading_dispute(graph: Graph) -> str | None:
@@ -344,7 +374,9 @@ def _dispute(graph: Graph, reading: dict, mine: FileReading) -> str | None:
             ("index base", reading.get("index_base"), mine.base),
         ]
         if mine.weighted is not None:
-            pairs.append(("third column", bool(reading.get("weights_in_file")), mine.weighted))
+            said = {True: "weights", False: "no weights (a count or a timestamp, ignored)"}
+            pairs.append(("third column", said[bool(reading.get("weights_in_file"))],
+                          said[mine.weighted]))
     out = [
         f"{what}: the reader has {_say(theirs)}, the verifier {_say(ours)} ({_SETTLED_BY[what]})"
         for what, theirs, ours in pairs

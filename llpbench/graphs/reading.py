@@ -25,6 +25,9 @@ def reading_facts(graph: Graph) -> dict[str, Any]:
         out["reading: index base"] = (
             f"{reading['index_base']} ({reading.get('index_base_because')})"
         )
+    for key in ("delimiter", "header_row"):
+        if reading.get(key):
+            out[f"reading: {key.replace('_', ' ')}"] = reading[key]
     if reading.get("header_line"):
         line, n = reading["header_line"], reading["declared_n"]
         because = reading.get("header_because")
@@ -38,18 +41,30 @@ def reading_facts(graph: Graph) -> dict[str, Any]:
     for column in ("third_column", "fourth_column"):
         if reading.get(column):
             out[f"reading: {column.replace('_', ' ')}"] = reading[column]
-    if "compacted_from_n" in graph.provenance:
-        before = graph.provenance["compacted_from_n"]
-        why = reading.get("ids_compacted")
-        out["reading: ids"] = f"renumbered 0..{graph.n - 1} (from n = {before:,})" + (
-            f": {why}" if why else ""
-        )
+    out["reading: ids"] = ids_fact(graph)
     out["reading: weights"] = str(graph.provenance.get("weights", "file"))
+    if graph.provenance.get("negative_weights"):
+        out["reading: negative weights"] = (
+            f"{graph.provenance['negative_weights']}; bfs ignores weights, sssp needs "
+            "--weights unit (or another rule)"
+        )
     out["reading: self-loops"] = _loops(reading)
     out["reading: parallel arcs merged"] = reading.get("parallel_arcs_merged", 0)
     for i, text in enumerate(graph.provenance.get("warnings", []), 1):
         out[f"reading: warning {i}"] = text
     return out
+
+
+def ids_fact(graph: Graph) -> str:
+    """How the file names the vertices, and which ids ``--source`` and the answers use: the
+    file's, converted through ``graph.ids`` (:mod:`llpbench.graphs.ids`) everywhere."""
+    ids = graph.ids
+    said = (f"{ids.how}; --source, solve -o and runs.csv use the file's ids "
+            f"({ids.range_text(graph.n)})")
+    if "compacted_from_n" in graph.provenance:
+        before = graph.provenance["compacted_from_n"]
+        return f"renumbered 0..{graph.n - 1} (from n = {before:,}): {said}"
+    return said
 
 
 def _loops(reading: dict[str, Any]) -> str:
@@ -78,6 +93,10 @@ def reading_label(graph: Graph) -> str:
     ]
     if "index_base" in reading:
         parts.append(f"base={reading['index_base']}")
+    if reading.get("delimiter"):
+        parts.append("comma")
+    if reading.get("header_row"):
+        parts.append("header-row")
     if reading.get("header_line"):
         parts.append(f"header=line{reading['header_line']}")
     if "compacted_from_n" in graph.provenance:

@@ -134,6 +134,8 @@ class GraphSpec:
             "weight_seed": self.weight_seed,
         }
         body["code"] = _code_version(self)
+        if self.source != "generator":  # read graphs cache their file's ids (graphs/ids.py)
+            body["file_ids"] = 1
         path = self.path
         if path is not None:
             try:
@@ -312,6 +314,10 @@ class ReadOptions:
     index_base: str = "auto"
     weights: str | None = None
     compact: bool = False  # renumber the ids that occur to 0..k-1
+    # negative file weights set aside (recorded; the graph's weights 0) instead of refusing
+    # the file: the CLI's reading, where BFS ignores weights, `datasets info` reports them
+    # and SSSP refuses naming --weights unit (llpbench.problems.check_input)
+    negative: bool = False
 
     @property
     def given(self) -> list[str]:
@@ -405,6 +411,8 @@ def _spec_from_path(text: str, known: list[str], options: ReadOptions) -> GraphS
         params["weights_flag"] = True
     if options.compact:
         params["compact"] = True
+    if options.negative:
+        params["negative_aside"] = True
     from llpbench.graphs.formats import graph_name
 
     return GraphSpec(
@@ -441,6 +449,7 @@ def build_graph(spec: GraphSpec, *, cache_dir: Path, progress: bool = False) -> 
             compact=bool(spec.params.get("compact")),
             weights_column=bool(spec.params.get("weights_flag")) and spec.weights == "file",
             negative_weights=spec.weights != "file",  # replaced by the rule: any sign will do
+            negative_aside=bool(spec.params.get("negative_aside")),
         )
         if spec.params.get("compact") and "compacted_from_n" not in graph.provenance:
             graph = compact_ids(graph)  # formats whose reader does not renumber
@@ -550,6 +559,7 @@ def compact_ids(graph: Graph) -> Graph:
         family=graph.family,
         provenance=prov,
         loops=new_id[graph.loops],
+        file_ids=graph.ids.compose(np.flatnonzero(used), "--compact-ids"),
     )
 
 
@@ -572,7 +582,34 @@ def _generate(spec: GraphSpec) -> Graph:
         sig.bind(**spec.params, name=spec.name)
     except TypeError as exc:
         raise SpecError(f"graph {spec.name!r}: generator {name}: {exc}") from None
+    _check_generated_size(spec)
     return fn(**spec.params, name=spec.name)
+
+
+def _check_generated_size(spec: GraphSpec) -> None:
+    """Refuse, before generating, a graph whose arrays cannot fit: its size from the spec
+    (:func:`estimated_size`, vertices plus arcs) against the memory bound of
+    :mod:`llpbench.graphs.limits`, and a graph with no vertices or no arcs to solve on."""
+    from llpbench.graphs.limits import BYTES_PER_ARC, MAX_MEMORY_ENV, human_bytes, memory_bound
+
+    p = spec.params
+    if spec.generator in ("kronecker", "rmat"):
+        if int(p.get("scale", 1)) < 1 or int(p.get("edge_factor", 16)) < 1:
+            raise SpecError(
+                f"{spec.name}: scale and edge factor must be at least 1 (2**scale vertices, "
+                "edge factor arcs per vertex); a graph of one vertex or no arcs has nothing "
+                "to solve"
+            )
+    size = estimated_size(spec)
+    if size is None:
+        return
+    need, (bound, explicit) = BYTES_PER_ARC * size, memory_bound()
+    if need > bound:
+        source = f"the {MAX_MEMORY_ENV} bound" if explicit else "the memory available"
+        raise SpecError(
+            f"{spec.name}: its arrays would need at least {human_bytes(need)}, more than "
+            f"{source} ({human_bytes(bound)}); choose a smaller graph (or --max-memory SIZE)"
+        )
 
 
 # --------------------------------------------------------------------------- the cache

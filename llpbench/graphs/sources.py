@@ -14,7 +14,11 @@ import numpy as np
 from llpbench.errors import SpecError
 from llpbench.graphs.graph import Graph
 
-__all__ = ["pick_sources"]
+__all__ = ["DEFAULT_SEED", "default_source", "pick_sources"]
+
+#: The seed `llpbench run` draws its sources with unless ``--seed`` says otherwise; `solve`
+#: without ``--source`` starts from the first of them, so both start where the other does.
+DEFAULT_SEED = 42
 
 
 def pick_sources(graph: Graph, count: int, seed: int) -> list[int]:
@@ -53,3 +57,11 @@ def pick_sources(graph: Graph, count: int, seed: int) -> list[int]:
         )
     rng = np.random.default_rng([seed, zlib.crc32(graph.name.encode()), graph.n])
     return [int(v) for v in rng.choice(candidates, size=count, replace=False)]
+
+
+def default_source(graph: Graph) -> int:
+    """The internal vertex a solve starts from when no source is given: the first of the
+    graph's fixed-seed sources (``pick_sources(graph, 1, DEFAULT_SEED)``), the one `run`
+    times first. Never an isolated vertex when any vertex has an out-arc (vertex 0 of a
+    Kronecker graph often is one)."""
+    return pick_sources(graph, 1, DEFAULT_SEED)[0]

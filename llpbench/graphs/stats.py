@@ -65,10 +65,13 @@ def graph_stats(graph: Graph, *, seed: int = 0, bfs_samples: int = 4) -> dict[st
         "weight_max": _scalar(weights.max()) if m else None,
         "weight_median": float(np.median(weights)) if m else None,
     }
+    if graph.provenance.get("negative_weights"):  # placeholders: the file's are not kept
+        stats.update(weight_min=None, weight_max=None, weight_median=None)
     stats.update(_components(graph))
     stats.update(_diameter_estimate(graph, out_deg, seed, bfs_samples))
     # how the file was read is stated fact by fact (llpbench.graphs.reading), not squeezed here
-    told = {k: v for k, v in graph.provenance.items() if k not in ("reading", "warnings")}
+    told = {k: v for k, v in graph.provenance.items()
+            if k not in ("reading", "warnings", "negative_weights")}  # stated as reading facts
     stats["provenance"] = provenance_summary(told)
     return stats
 

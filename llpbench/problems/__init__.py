@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from llpbench.errors import SpecError, UnknownNameError
+from llpbench.errors import NegativeWeightError, SpecError, UnknownNameError
 from llpbench.graphs.graph import Graph
 from llpbench.llp.contract import Instance
 
@@ -57,6 +57,7 @@ def build_instance(
         source is not a vertex of the graph.
     """
     kind = module.INPUT
+    check_input(module, graph, size=size if graph is None else None, variant=variant)
     if kind == "graph" and graph is None:
         raise SpecError(f"problem {module.NAME!r} needs a graph (--graph NAME|PATH)")
     if kind == "size" and graph is None and size is None:
@@ -69,3 +70,41 @@ def build_instance(
     if params:
         options["params"] = params
     return module.make(graph, size, seed, source, **options)
+
+
+def check_input(
+    module: ModuleType, graph: Graph | None = None, *, size: int | None = None,
+    variant: str | None = None,
+) -> Graph | None:
+    """Refuse, in one line and before anything is allocated (or a run folder exists), an
+    input ``module``'s problem cannot take; return ``graph``.
+
+    - A graph whose file weights are negative (read with them set aside, see
+      ``ReadOptions.negative``), for a problem that declares ``USES_WEIGHTS`` (SSSP); BFS
+      and the others read the arcs only, and take it.
+    - A size whose instance would not fit in memory: the module's ``instance_bytes(size,
+      variant)`` (a lower bound of the peak) against ``--max-memory`` or the memory
+      available (:func:`llpbench.graphs.limits.memory_bound`).
+    """
+    if graph is not None:
+        note = graph.provenance.get("negative_weights")
+        if note and getattr(module, "USES_WEIGHTS", False):
+            raise NegativeWeightError(
+                f"{note}; {module.NAME} needs non-negative weights: pass --weights unit (or "
+                "another rule) to replace them (bfs ignores weights)"
+            )
+        return graph
+    estimate = getattr(module, "instance_bytes", None)
+    if size is None or size < 1 or estimate is None:
+        return None
+    from llpbench.graphs.limits import MAX_MEMORY_ENV, human_bytes, memory_bound
+
+    need, (bound, explicit) = estimate(int(size), variant), memory_bound()
+    if need > bound:
+        source = f"the {MAX_MEMORY_ENV} bound" if explicit else "the memory available"
+        raise SpecError(
+            f"{module.NAME} --size {int(size):,}: its instance would need at least "
+            f"{human_bytes(need)}, more than {source} ({human_bytes(bound)}); give a smaller "
+            "--size (or --max-memory SIZE to allow more)"
+        )
+    return None

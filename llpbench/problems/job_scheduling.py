@@ -342,3 +342,12 @@ def baseline(inst: Instance, threads: int = 1) -> BaselineResult:
 
 #: The baselines by name, the default first.
 BASELINES = {"kahn-longest-path": baseline}
+
+
+def instance_bytes(size: int, variant: str | None = None) -> int:
+    """A lower bound of the instance's peak bytes, checked before it is allocated
+    (:func:`llpbench.problems.check_input`): the DAG of ``size`` jobs and about
+    ``AVG_DEGREE`` arcs each, as a read graph is estimated."""
+    from llpbench.graphs.limits import graph_bytes
+
+    return graph_bytes(size, int(AVG_DEGREE * size))

@@ -371,3 +371,10 @@ def baseline(inst: Instance, threads: int = 1, kernel: str = "dp-two-rows") -> B
 
 #: The baselines by name, the default first (``--baseline NAME`` picks another).
 BASELINES = {name: partial(baseline, kernel=name) for name in DP_KERNELS}
+
+
+def instance_bytes(size: int, variant: str | None = None) -> int:
+    """A lower bound of the instance's peak bytes, checked before it is allocated
+    (:func:`llpbench.problems.check_input`): the DP table of (size + 1) rows of
+    10 * size + 1 int64 cells."""
+    return 8 * (size + 1) * (CAPACITY_PER_ITEM * size + 1)

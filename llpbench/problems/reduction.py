@@ -350,3 +350,9 @@ def numpy_cumsum(inst: Instance, threads: int = 1) -> BaselineResult:
 
 #: The baselines by name, the default first (``--baseline NAME`` picks another).
 BASELINES = {"parallel-scan": baseline, "numpy-cumsum": numpy_cumsum}
+
+
+def instance_bytes(size: int, variant: str | None = None) -> int:
+    """A lower bound of the instance's peak bytes, checked before it is allocated
+    (:func:`llpbench.problems.check_input`): the values and the state's prefix sums, int64."""
+    return 2 * 8 * size

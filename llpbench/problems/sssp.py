@@ -39,6 +39,7 @@ from llpbench.problems.tuned import LEVELS as FOR_LEVELS
 
 NAME = "sssp"
 INPUT = "graph"
+USES_WEIGHTS = True  # a graph with negative file weights is refused (check_input)
 INT_INF = np.iinfo(np.int64).max
 FLOAT_PRIORITY_SCALE = float(2**20)  # float distances become int64 priorities at 2^-20 resolution
 

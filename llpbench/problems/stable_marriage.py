@@ -346,3 +346,10 @@ BASELINES = {
     "parallel-gale-shapley": parallel_mcvitie_wilson,
     "gale-shapley": gale_shapley_baseline,
 }
+
+
+def instance_bytes(size: int, variant: str | None = None) -> int:
+    """A lower bound of the instance's peak bytes, checked before it is allocated
+    (:func:`llpbench.problems.check_input`): the men's and women's preference matrices and
+    the women's rank matrix, ``size`` x ``size`` int32 each."""
+    return 3 * 4 * size * size

@@ -372,3 +372,9 @@ def bfs_from_every_vertex(inst: Instance, threads: int = 1) -> BaselineResult:
 
 #: The baselines by name, the default first (``--baseline NAME`` picks another).
 BASELINES = {"scc-bitset": baseline, "bfs-from-every-vertex": bfs_from_every_vertex}
+
+
+def instance_bytes(size: int, variant: str | None = None) -> int:
+    """A lower bound of the instance's peak bytes, checked before it is allocated
+    (:func:`llpbench.problems.check_input`): the state's ``size`` rows of ``size`` bits."""
+    return 8 * size * -(-size // 64)

@@ -48,7 +48,7 @@ def test_noise_inside_the_tolerance_does_not_move_the_choice():
 def test_the_band_is_the_unbroken_run_around_the_best():
     stats = list(zip(GRID, [5.0, 9.0, 4.0, 4.5, 9.0, 4.1, 9.0], strict=True))
     assert choose_delta(stats, 0.25, 32.0) == (8, [4, 8])  # 32 is fast but not contiguous
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="choose_delta needs at least one grid point"):
         choose_delta([], 0.25, 1.0)
 
 

@@ -156,8 +156,10 @@ def test_result_fields(kron_int):
     assert isinstance(res, BaselineResult)
     assert res.name == "delta-stepping"
     assert res.params["delta"] == 37 and isinstance(res.params["delta"], int)
-    assert res.seconds >= 0 and res.compile_seconds >= 0
     assert {"buckets", "processed", "relaxations", "improved", "stale"} <= set(res.counters)
+    assert_same(res.answer, reference(kron_int, 0), True)
+    c, reached = res.counters, int(np.isfinite(res.answer).sum())
+    assert reached - 1 <= c["improved"] <= c["relaxations"] and reached <= c["processed"]
     median = int(round(float(np.median(kron_int.weights))))
     assert delta_stepping(kron_int, 0).params["delta"] == default_delta(kron_int) == median
 
@@ -169,7 +171,7 @@ def test_delta_rules():
     gf = Graph.from_edges(2, np.array([0]), np.array([1]), np.array([0.0]))
     assert default_delta(gf) == 1.0 and resolve_delta(gf, 0.25) == 0.25
     for bad in (0, -1, float("nan"), float("inf")):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=f"positive finite number, got {bad}$"):
             resolve_delta(gi, bad)
 
 
@@ -221,7 +223,7 @@ def test_compact_int32_kernels_and_their_int64_fallback_agree_with_scipy():
 
 def test_one_thread_reports_cpu_time_and_no_stale_relaxations_twice(kron_int):
     res = delta_stepping(kron_int, 0, threads=1, delta=4)
-    assert res.cpu_seconds is not None and 0 <= res.cpu_seconds
+    assert isinstance(res.cpu_seconds, float)
     c = res.counters
     reached = int(np.isfinite(res.answer).sum())
     assert reached <= c["processed"] <= c["improved"] + 1

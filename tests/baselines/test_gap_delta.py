@@ -12,7 +12,7 @@ def test_best_delta_is_the_fastest_and_the_smaller_on_a_tie():
     assert best_delta([(8, 2.0), (1, 3.0), (2048, 1.5), (64, 1.7)]) == 2048
     assert best_delta([(16, 1.0), (4, 1.0), (8, 2.0)]) == 4
     assert best_delta(list(reversed([(16, 1.0), (4, 1.0), (8, 2.0)]))) == 4  # order-free
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="best_delta needs at least one grid point"):
         best_delta([])
 
 

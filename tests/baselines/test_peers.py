@@ -42,7 +42,8 @@ def test_every_peer_answer_equals_the_reference(peer, threads):
             inst = problem.instance(graph, source)
             result = run_peer(peer, problem.NAME, graph, source, threads)
             assert problem.verify(result.answer, problem.reference(inst)) is None, (name, peer)
-            assert result.seconds >= 0 and result.params["threads"] == threads
+            assert result.name.startswith(f"{peer}-") and result.params["threads"] == threads
+            assert result.name.endswith("-bfs") == (problem is bfs), result.name
 
 
 def test_peers_are_baselines_of_sssp_and_bfs_only_after_their_own():

@@ -102,9 +102,16 @@ def test_slurm_executor_off_a_cluster_says_so(tmp_path, monkeypatch):
         make_executor(ClusterOptions("slurm", 2), tmp_path)
 
 
-@pytest.mark.parametrize("field, value", [("shards", 0), ("time_min", -1),
-                                          ("array_parallelism", 0), ("executor", "pbs")])
-def test_bad_cluster_options_are_refused(field, value):
+@pytest.mark.parametrize(
+    "field, value, message",
+    [
+        ("shards", 0, "shards must be an integer >= 1, got 0"),
+        ("time_min", -1, "time-min must be an integer >= 1, got -1"),
+        ("array_parallelism", 0, "array-parallelism must be an integer >= 1, got 0"),
+        ("executor", "pbs", "unknown executor 'pbs'; known: local, slurm"),
+    ],
+)
+def test_bad_cluster_options_are_refused(field, value, message):
     args = {"executor": "local", "shards": 2, field: value}
-    with pytest.raises(SpecError):
+    with pytest.raises(SpecError, match=f"^{re.escape(message)}$"):
         ClusterOptions(**args)

@@ -123,7 +123,7 @@ def test_study_validation():
         make_study(problem="sssp")
     with pytest.raises(SpecError, match="reps"):
         make_study(problem="sssp", graphs=["tiny-kron"], reps=0)
-    with pytest.raises(UnknownNameError):
+    with pytest.raises(UnknownNameError, match="unknown problem 'sorting'; did you mean"):
         make_study(problem="sorting", graphs=["tiny-kron"])
 
 

@@ -94,8 +94,9 @@ def test_malformed_matrix_market_file_is_one_line_naming_the_file(cli, tmp_path)
 def test_negative_weight_in_an_edge_list_is_one_line(cli, tmp_path):
     bad = tmp_path / "neg.wel"
     bad.write_text("0 1 4\n1 2 -3\n")
-    line = assert_one_line_error(cli("datasets", "export", str(bad), str(tmp_path / "o.gr")))
-    assert "neg" in line and "-3" in line
+    line = assert_one_line_error(cli("datasets", "export", str(bad), str(tmp_path / "o.gr")),
+                                 warnings=True)  # the file does not say it is directed
+    assert "neg.wel:2" in line and "-3" in line and "--weights unit" in line
     assert not (tmp_path / "o.gr").exists()
 
 

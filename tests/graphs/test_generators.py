@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -253,26 +255,38 @@ def test_csr_builder_matches_from_edges(n, arcs, symmetrize):
 
 
 @pytest.mark.parametrize(
-    "call",
+    ("call", "message"),
     [
-        lambda: kronecker(-1),
-        lambda: kronecker(31),
-        lambda: kronecker(4, 1.5),
-        lambda: kronecker(4, -1),
-        lambda: kronecker(4, 2, a=0.6, b=0.3, c=0.3),
-        lambda: kronecker(4, 2, seed="x"),
-        lambda: rmat(4, 2, a=-0.1),
-        lambda: uniform_random(0, 3),
-        lambda: uniform_random(10, -1),
-        lambda: uniform_random(10, float("nan")),
-        lambda: mesh(0, 3),
-        lambda: mesh(3, True),
-        lambda: random_dag(10, 2, layers=3),
-        lambda: random_dag(10, 2, layered=True, layers=11),
+        (lambda: kronecker(-1), "kronecker: scale must be 0..30, got -1"),
+        (lambda: kronecker(31), "kronecker: scale must be 0..30, got 31"),
+        (lambda: kronecker(4, 1.5), "kronecker: edge_factor must be an integer, got 1.5"),
+        (lambda: kronecker(4, -1), "kronecker: edge_factor must be >= 0, got -1"),
+        (
+            lambda: kronecker(4, 2, a=0.6, b=0.3, c=0.3),
+            "kronecker: initiator a=0.6, b=0.3, c=0.3 must be >= 0 with a + b + c <= 1",
+        ),
+        (lambda: kronecker(4, 2, seed="x"), "seed must be an integer, got 'x'"),
+        (lambda: rmat(4, 2, a=-0.1), "rmat: initiator a=-0.1, b=0.15, c=0.15 must be >= 0"),
+        (lambda: uniform_random(0, 3), "uniform_random: n must be 1..2147483647, got 0"),
+        (
+            lambda: uniform_random(10, -1),
+            "uniform_random: avg_degree must be finite and >= 0, got -1",
+        ),
+        (
+            lambda: uniform_random(10, float("nan")),
+            "uniform_random: avg_degree must be finite and >= 0, got nan",
+        ),
+        (lambda: mesh(0, 3), "mesh: rows must be >= 1, got 0"),
+        (lambda: mesh(3, True), "mesh: cols must be an integer, got True"),
+        (lambda: random_dag(10, 2, layers=3), "random_dag: layers= needs layered=True"),
+        (
+            lambda: random_dag(10, 2, layered=True, layers=11),
+            "random_dag: layers must be 1..10, got 11",
+        ),
     ],
 )
-def test_bad_parameters_raise_spec_error(call):
-    with pytest.raises(SpecError) as info:
+def test_bad_parameters_raise_spec_error(call, message):
+    with pytest.raises(SpecError, match=re.escape(message)) as info:
         call()
     assert "\n" not in str(info.value)
 

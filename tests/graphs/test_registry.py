@@ -161,7 +161,7 @@ def test_rule_field_above_its_limit_is_a_spec_error():
 
 
 def test_rule_fields_with_leading_zeros_do_not_match():
-    with pytest.raises(UnknownNameError):
+    with pytest.raises(UnknownNameError, match="unknown graph 'kron-2e017'; did you mean"):
         resolve("kron-2e017")
 
 

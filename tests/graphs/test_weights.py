@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -67,7 +69,7 @@ def test_default_rule_is_gap():
     ],
 )
 def test_parse_bad_rules(text):
-    with pytest.raises(SpecError) as info:
+    with pytest.raises(SpecError, match=f"^bad weight rule {re.escape(repr(text))}: ") as info:
         parse_weight_rule(text)
     msg = str(info.value)
     assert "\n" not in msg
@@ -76,7 +78,7 @@ def test_parse_bad_rules(text):
 
 
 def test_parse_non_string():
-    with pytest.raises(SpecError):
+    with pytest.raises(SpecError, match="^bad weight rule 5: not a string; expected one of "):
         parse_weight_rule(5)  # type: ignore[arg-type]
 
 
@@ -151,9 +153,9 @@ def test_provenance_and_special_rules(kron):
 
 
 def test_bad_rule_in_assign(kron):
-    with pytest.raises(SpecError):
+    with pytest.raises(SpecError, match="'uniform-int:3': uniform-int needs exactly two bounds"):
         assign_weights(kron, "uniform-int:3", 0)
-    with pytest.raises(NegativeWeightError):
+    with pytest.raises(NegativeWeightError, match="'uniform-int:-3:4': LO = -3 is negative"):
         assign_weights(kron, "uniform-int:-3:4", 0)
 
 

@@ -81,9 +81,9 @@ def test_cycles_and_bad_durations_are_rejected():
     cycle = Graph.from_edges(3, [0, 1, 2], [1, 2, 0], name="triangle")
     with pytest.raises(SpecError, match="cycle"):
         js.make(cycle, None, 0, 0)
-    with pytest.raises(SpecError):
+    with pytest.raises(SpecError, match="chain-3 needs 3 durations >= 1"):
         js.instance(chain(3), np.array([1, 0, 1]))
-    with pytest.raises(SpecError):
+    with pytest.raises(SpecError, match="unknown variant 'dense'"):
         js.generate(10, 0, "dense")
 
 

@@ -67,7 +67,7 @@ def test_baseline_equals_reference():
     inst = ks.generate(200, 5)
     result = ks.baseline(inst, threads=2)
     assert ks.verify(result.answer, ks.reference(inst)) is None
-    assert result.seconds >= 0 and result.compile_seconds >= 0
+    assert result.name == "dp-two-rows" and result.params == {"threads": 1}  # sequential DP
     for make in INSTANCES.values():
         inst = make()
         for kernel in ks.DP_KERNELS:
@@ -84,11 +84,11 @@ def test_generate_follows_the_capacity_rule_and_seed():
 
 
 def test_bad_items_are_rejected():
-    with pytest.raises(SpecError):
+    with pytest.raises(SpecError, match="weights and values need one entry per item"):
         ks.instance([1, 2], [3], 4)
-    with pytest.raises(SpecError):
+    with pytest.raises(SpecError, match="weights and values must be >= 0"):
         ks.instance([1], [-1], 4)
-    with pytest.raises(SpecError):
+    with pytest.raises(SpecError, match="knapsack needs a size >= 1, got None"):
         ks.make(None, None, 0, None)
 
 
