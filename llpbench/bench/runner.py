@@ -243,8 +243,9 @@ class Runner:
         )
 
     def _solve(self, cell: Cell, module: ModuleType, inst) -> Outcome:
-        # With pinning on, the calling thread (which runs every one-thread solve and
-        # baseline) sits on worker 0's CPU; launched workers pin themselves.
+        # With pinning on, the calling thread (which runs the baselines that launch no
+        # workers) sits on worker 0's CPU; launched workers (every LLP solve's, one thread
+        # included) pin themselves.
         with placement.pinned_here(0):
             return self._solve_unpinned(cell, module, inst)
 

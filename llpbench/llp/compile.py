@@ -88,14 +88,21 @@ def bind(template: str, problem: str, worklist: str | None = None) -> ModuleType
     stem = "__".join(
         name.rsplit(".", 1)[-1] for name in (template, problem, worklist) if name is not None
     )
+    module = load_generated(stem, f"llpbench_kernels.{stem}", source)
+    _LOADED[key] = module
+    return module
+
+
+def load_generated(stem: str, name: str, source: str) -> ModuleType:
+    """Write ``source`` as ``<kernel dir>/<stem>.py`` (only if it changed, so that numba's
+    cache of it stays valid) and import it as module ``name``, registered in ``sys.modules``
+    so that generated code can import it by that name."""
     path = kernel_dir() / f"{stem}.py"
     if not path.exists() or path.read_text() != source:
         write_text_atomic(path, source)
-    modname = f"llpbench_kernels.{stem}"
-    spec = importlib.util.spec_from_file_location(modname, path)
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules[modname] = module
+    sys.modules[name] = module
     spec.loader.exec_module(module)
-    _LOADED[key] = module
     return module

@@ -13,12 +13,11 @@ records the setting in its ``meta.json``.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import sys
 
 from llpbench.errors import SpecError
-from llpbench.io import write_text_atomic
+from llpbench.llp.compile import load_generated
 from llpbench.llp.counters import FAULT
 
 DROP_PUSH_ENV = "LLPBENCH_TEST_DROP_PUSH"
@@ -76,19 +75,8 @@ def drop_every(worklist: str | None) -> int:
 
 def lossy_worklist(real: str, every: int) -> str:
     """The dotted name of ``real``'s lossy copy (generated and imported on first use)."""
-    from llpbench.llp.compile import kernel_dir
-
     stem = f"lossy_{real.rsplit('.', 1)[-1]}_{every}"
     name = f"llpbench_{stem}"  # top-level: the bound solver imports it by this name
-    if name in sys.modules:
-        return name
-    path = kernel_dir() / f"{stem}.py"
-    source = _SOURCE.format(real=real, every=every, slot=FAULT)
-    if not path.exists() or path.read_text() != source:
-        write_text_atomic(path, source)
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
+    if name not in sys.modules:
+        load_generated(stem, name, _SOURCE.format(real=real, every=every, slot=FAULT))
     return name
