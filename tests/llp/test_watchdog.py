@@ -49,7 +49,7 @@ def test_a_worklist_that_drops_a_push_fails_the_solve_and_stops_every_worker(
 ):
     with pytest.raises(SolveFailedError, match=(
         rf"^sssp worklist/{worklist} x{threads}: work lost: \d+ items pending, "
-        rf"(the only worker|all {threads} workers) idle for 0\.\d s \(\d+ items popped"
+        rf"(the only worker|all {threads} workers) idle for \d+\.\d s \(\d+ items popped"
     )) as failed:
         solve_llp(kron, "worklist", worklist, threads)
     counts = re.search(r"\((\d+) items popped, (\d+) pushed", str(failed.value))
@@ -110,7 +110,7 @@ def test_a_busy_livelock_is_stopped_by_the_time_limit(config):
     solver, worklist, threads = config
     name = f"{solver}/{worklist}" if worklist else solver
     with pytest.raises(SolveFailedError, match=(
-        rf"^livelock_problem {name} x{threads}: time limit: still running after 0\.\d s "
+        rf"^livelock_problem {name} x{threads}: time limit: still running after \d+\.\d s "
         r"\(limit 0\.3 s\)"
     )):
         solve_llp(inst, *config, timeout=0.3)
