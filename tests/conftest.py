@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import lzma
 import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+from llpbench.baselines.delta.family import CACHE_NAME as DELTA_CACHE_NAME
 
 # A solve that runs this long in a test is a bug (a livelock): it fails with a clear error
 # instead of hanging the suite (llpbench.llp.watchdog). Subprocesses inherit it.
@@ -33,3 +38,39 @@ def datasets_dir(tmp_path_factory) -> Path:
     for name in EMBEDDED_FILES:
         (out / name).write_bytes(lzma.decompress((EMBEDDED / f"{name}.xz").read_bytes()))
     return out
+
+
+#: The datasets cache's tuned-Δ file.
+TUNED_DELTA_FILE = DELTA_CACHE_NAME
+
+
+@pytest.fixture(scope="session")
+def tuned_delta_cache(tmp_path_factory) -> Path:
+    """The tuned-Δ file of a datasets cache after one real sweep of ``tiny-kron`` at 1 and 2
+    threads: Δ-stepping's Δ and the level worklists' width for the kronecker family, tuned
+    once for the session on its reference graph (kron-2e16) through the real command.
+
+    Tuning that family takes about 25 s; the CLI tests that only *use* a Δ start from a copy
+    of this file (:func:`seed_tuned_delta`) instead of each tuning again in a fresh cache.
+    The tests of the tuning itself (``tests/baselines/test_delta_family.py``, the
+    CLI tests marked ``empty_cache``) still start from nothing.
+    """
+    root = tmp_path_factory.mktemp("tuned-delta")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LLPBENCH_")}
+    env.update(LLPBENCH_DATA_DIR=str(root / "cache"), LLPBENCH_SOLVE_TIMEOUT="60")
+    proc = subprocess.run(
+        [sys.executable, "-m", "llpbench", "run", "--graph", "tiny-kron", "--threads", "1,2",
+         "--worklist", "obim", "--reps", "1", "--sources", "1", "--no-progress", "--out", str(root / "results")],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=600,
+    )
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    tuned = root / "cache" / TUNED_DELTA_FILE
+    assert tuned.is_file(), f"the sweep tuned no Δ: {sorted(p.name for p in root.rglob('*'))}"
+    return tuned
+
+
+def seed_tuned_delta(data_dir: Path, tuned: Path) -> Path:
+    """Copy the session's tuned-Δ file into the datasets cache ``data_dir``; returns it."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(tuned, data_dir / TUNED_DELTA_FILE)
+    return data_dir

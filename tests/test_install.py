@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from llpbench.graphs.registry import load_graph
+from tests.conftest import seed_tuned_delta
 
 REPO = Path(__file__).resolve().parents[1]
 SOURCES = ("pyproject.toml", "setup.py", "README.md", "llpbench", "configs")
@@ -107,12 +108,16 @@ def test_the_wheel_carries_every_config_and_the_embedded_graphs_and_no_cache(whe
     assert packages <= {str(Path(n).parent) for n in names}  # no subpackage left behind
 
 
-def test_installed_wheel_runs_from_an_empty_folder_and_writes_only_there(installed, tmp_path):
+def test_installed_wheel_runs_from_an_empty_folder_and_writes_only_there(installed, tmp_path,
+                                                                         tuned_delta_cache):
     purelib = installed.parent / "lib"
     before = _snapshot(purelib)
     work = tmp_path / "work"
     work.mkdir()
     env = _clean_env(tmp_path)
+    # the user's cache holds the session's tuned Δ (tuned by the real command once, in
+    # tests/conftest.py), so this run compiles and solves but does not tune again
+    seed_tuned_delta(tmp_path / "cache" / "llpbench" / "datasets", tuned_delta_cache)
     where = subprocess.run(
         [installed / "python", "-c", "import llpbench.paths as p; print(p.config_dir())"],
         cwd=work, env=env, capture_output=True, text=True, timeout=120,

@@ -16,6 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.conftest import seed_tuned_delta
+
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
 DOCS = REPO / "docs"
@@ -65,8 +67,11 @@ def test_readme_commands_are_found_and_the_long_ones_are_few():
     assert any(c.startswith("llpbench compare ") for c in commands)
 
 
-def test_every_readme_command_runs_in_order_in_a_fresh_folder(tmp_path):
+def test_every_readme_command_runs_in_order_in_a_fresh_folder(tmp_path, tuned_delta_cache):
     env = isolated_env(tmp_path)
+    # the session's tuned Δ (tuned through the real command once, tests/conftest.py): what
+    # is checked here is that each command runs, not the 25 s tuning again
+    seed_tuned_delta(tmp_path / "datasets", tuned_delta_cache)
     for command in readme_commands(README.read_text()):
         argv = shlex.split(command, comments=True)
         proc = subprocess.run(

@@ -9,14 +9,23 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import seed_tuned_delta
+
 REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def cli(tmp_path):
-    """Run `python -m llpbench ARGS` from the repository root with a private cache."""
+def cli(tmp_path, request, tuned_delta_cache):
+    """Run `python -m llpbench ARGS` from the repository root with a private cache.
+
+    The cache starts with the session's tuned Δ of the kronecker family (see
+    ``tuned_delta_cache``), unless the test is marked ``empty_cache``: a test of the tuning
+    or of what the cache holds starts from an empty cache, as a new user does.
+    """
     env = {k: v for k, v in os.environ.items() if not k.startswith("LLPBENCH_")}
     env.update(LLPBENCH_DATA_DIR=str(tmp_path / "cache"), COLUMNS="200", NO_COLOR="1")
+    if request.node.get_closest_marker("empty_cache") is None:
+        seed_tuned_delta(tmp_path / "cache", tuned_delta_cache)
 
     def run(*args: str, **extra_env: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(

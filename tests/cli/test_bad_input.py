@@ -21,6 +21,7 @@ import pytest
 from llpbench.cli import main
 from llpbench.graphs.limits import graph_bytes, human_bytes
 from tests.cli.conftest import assert_one_line_error
+from tests.conftest import seed_tuned_delta
 
 REPO = Path(__file__).resolve().parents[2]
 HUGE = 3_000_000_000
@@ -179,9 +180,10 @@ CASES = [
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory) -> dict[str, Path]:
+def store(tmp_path_factory, tuned_delta_cache) -> dict[str, Path]:
     """Input files, a datasets cache, and a results store holding one finished run."""
     root = tmp_path_factory.mktemp("bad-input")
+    seed_tuned_delta(root / "cache", tuned_delta_cache)
     inputs = root / "inputs"
     inputs.mkdir()
     for name, data in FILES.items():

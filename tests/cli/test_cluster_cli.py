@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from llpbench.bench.schema import CELL_KEY
+from tests.conftest import seed_tuned_delta
 
 REPO = Path(__file__).resolve().parents[2]
 # 2 graphs x 2 sources x (2 worklists + the baseline) x 2 thread counts = 24 cells
@@ -58,8 +59,8 @@ def shard_dirs(root: Path) -> list[Path]:
 
 
 @pytest.fixture(scope="module")
-def env(tmp_path_factory):
-    data = tmp_path_factory.mktemp("data")
+def env(tmp_path_factory, tuned_delta_cache):
+    data = seed_tuned_delta(tmp_path_factory.mktemp("data"), tuned_delta_cache)
     return dict(os.environ, LLPBENCH_DATA_DIR=str(data),
                 PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from llpbench.llp.runtime import SLOW_WORKLIST_ENV
+from tests.conftest import seed_tuned_delta
 
 REPO = Path(__file__).resolve().parents[2]
 #: One graph, two worklists, one thread: 6 timed rows per cell, enough for Mann-Whitney to
@@ -31,9 +32,10 @@ def llpbench(*args, env, **kw):
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory):
+def runs(tmp_path_factory, tuned_delta_cache):
     """Run A (plain), run B (the same sweep, swb slowed), in one results folder."""
     root = tmp_path_factory.mktemp("compare")
+    seed_tuned_delta(root / "data", tuned_delta_cache)
     env = dict(os.environ, LLPBENCH_DATA_DIR=str(root / "data"), COLUMNS="200")
     env.pop(SLOW_WORKLIST_ENV, None)
     results = root / "results"

@@ -22,6 +22,9 @@ from llpbench.graphs.formats import read_graph
 from llpbench.graphs.registry import load_graph
 from tests.cli.conftest import assert_one_line_error
 
+# these tests check what the datasets cache holds: they start from an empty cache
+pytestmark = pytest.mark.empty_cache
+
 REPO = Path(__file__).resolve().parents[2]
 LUXEMBOURG = REPO / "datasets" / "luxembourg_osm.mtx.xz"  # embedded in the repository
 

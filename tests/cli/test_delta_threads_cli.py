@@ -7,9 +7,14 @@ import csv
 import json
 import shutil
 
+import pytest
+
 from llpbench.baselines.delta import family as dfam
 from tests.cli.conftest import REPO
 from tests.problems.test_tuned import seed_entry
+
+# these tests tune Δ or seed the entries they read: they start from an empty cache
+pytestmark = pytest.mark.empty_cache
 
 
 def _seed_cache(cache, rule, deltas: dict[int, int], levels: dict[int, int]) -> None:

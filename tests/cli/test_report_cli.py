@@ -17,18 +17,20 @@ import pandas as pd
 import pytest
 
 from tests.cli.conftest import assert_one_line_error
+from tests.conftest import seed_tuned_delta
 from tests.report import BASELINE, GRAPHS, LLP_CONFIGS, THREADS, expected_median, write_run
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def cli(tmp_path):
-    """Run `python -m llpbench ARGS` with a private results store and datasets cache."""
+def cli(tmp_path, tuned_delta_cache):
+    """Run `python -m llpbench ARGS` with a private results store and datasets cache (holding
+    the session's tuned Δ)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("LLPBENCH_")}
     env.update(
         LLPBENCH_RESULTS_DIR=str(tmp_path / "results"),
-        LLPBENCH_DATA_DIR=str(tmp_path / "cache"),
+        LLPBENCH_DATA_DIR=str(seed_tuned_delta(tmp_path / "cache", tuned_delta_cache)),
         COLUMNS="250",
         NO_COLOR="1",
     )

@@ -24,6 +24,7 @@ import pytest
 
 from llpbench.llp.runtime import SLOW_WORKLIST_ENV
 from tests.cli.conftest import assert_one_line_error
+from tests.conftest import seed_tuned_delta
 from tests.report.chromium import dump_dom, needs_chromium, screenshot, with_script
 from tests.report.htmlcheck import html_errors, read_dom
 
@@ -55,8 +56,9 @@ def llpbench(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory):
+def store(tmp_path_factory, tuned_delta_cache):
     root = tmp_path_factory.mktemp("report-html")
+    seed_tuned_delta(root / "data", tuned_delta_cache)
     env = {k: v for k, v in os.environ.items() if not k.startswith("LLPBENCH_")}
     env.update(LLPBENCH_DATA_DIR=str(root / "data"), COLUMNS="200", NO_COLOR="1")
     config = root / "tiny.toml"

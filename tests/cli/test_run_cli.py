@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from llpbench.bench.schema import CELL_KEY, COLUMNS
+from tests.conftest import seed_tuned_delta
 
 REPO = Path(__file__).resolve().parents[2]
 SWEEP = ["--graph", "tiny-kron", "--graph", "tiny-mesh", "--threads", "1..4",
@@ -29,8 +30,9 @@ def llpbench(*args, env=None, **kw):
 
 
 @pytest.fixture
-def env(tmp_path):
-    e = dict(os.environ, LLPBENCH_DATA_DIR=str(tmp_path / "data"))
+def env(tmp_path, tuned_delta_cache):
+    e = dict(os.environ, LLPBENCH_DATA_DIR=str(seed_tuned_delta(tmp_path / "data",
+                                                                tuned_delta_cache)))
     return e
 
 

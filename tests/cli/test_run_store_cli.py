@@ -16,6 +16,7 @@ import pytest
 from llpbench.bench.schema import CELL_KEY
 from llpbench.bench.store import DISK_FULL_ENV
 from tests.cli.conftest import assert_one_line_error
+from tests.conftest import seed_tuned_delta
 
 REPO = Path(__file__).resolve().parents[2]
 # 1 graph x 2 sources x (1 worklist + the baseline) x 2 thread counts = 8 cells, and the
@@ -44,8 +45,8 @@ def meta(run_dir: Path) -> dict:
 
 
 @pytest.fixture(scope="module")
-def env(tmp_path_factory):
-    data = tmp_path_factory.mktemp("data")
+def env(tmp_path_factory, tuned_delta_cache):
+    data = seed_tuned_delta(tmp_path_factory.mktemp("data"), tuned_delta_cache)
     return {**{k: v for k, v in os.environ.items() if not k.startswith("LLPBENCH_")},
             "LLPBENCH_DATA_DIR": str(data), "NO_COLOR": "1", "COLUMNS": "200"}
 

@@ -5,9 +5,13 @@ from __future__ import annotations
 import csv
 
 import numpy as np
+import pytest
 
 from llpbench.graphs.registry import ReadOptions, load_graph
 from tests.problems.test_tuned import seed_family_delta
+
+# these tests seed the family Δ they check: they start from an empty cache
+pytestmark = pytest.mark.empty_cache
 
 EDGES = "0 1 5\n1 2 50\n0 2 90\n2 3 40\n1 3 70\n3 0 20\n"
 
