@@ -60,7 +60,8 @@ def tuned_delta_cache(tmp_path_factory) -> Path:
     env.update(LLPBENCH_DATA_DIR=str(root / "cache"), LLPBENCH_SOLVE_TIMEOUT="60")
     proc = subprocess.run(
         [sys.executable, "-m", "llpbench", "run", "--graph", "tiny-kron", "--threads", "1,2",
-         "--worklist", "obim", "--reps", "1", "--sources", "1", "--no-progress", "--out", str(root / "results")],
+         "--worklist", "obim", "--reps", "1", "--sources", "1", "--no-progress",
+         "--out", str(root / "results")],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=600,
     )
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
