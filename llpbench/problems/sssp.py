@@ -90,7 +90,7 @@ def advance(inst, state, j, out, ctr):
 def work(inst, state, j, out, ctr):
     # Keep this small: LLVM inlines it into the worklist worker. A version holding a second
     # (plain-store, one-thread) path was not inlined, and the call, with nine arrays, paid
-    # numba's reference counts on every item: 1.1-1.6x slower (docs/gap-comparison-2026-12-05.md).
+    # numba's reference counts on every item: 1.1-1.6x slower (docs/gap-comparison.md).
     indptr, indices, weights = inst[0], inst[1], inst[2]
     uj = np.uint64(j)  # unsigned indices: no negative-index wraparound test in the loop
     dj = atomic_load(state, uj)
