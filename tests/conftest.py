@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from llpbench.baselines.delta.family import CACHE_NAME as DELTA_CACHE_NAME
+from llpbench.baselines.delta.family import CACHE_NAME as TUNED_DELTA_FILE
 
 # A solve that runs this long in a test is a bug (a livelock): it fails with a clear error
 # instead of hanging the suite (llpbench.llp.watchdog). Subprocesses inherit it.
@@ -40,10 +40,6 @@ def datasets_dir(tmp_path_factory) -> Path:
     return out
 
 
-#: The datasets cache's tuned-Δ file.
-TUNED_DELTA_FILE = DELTA_CACHE_NAME
-
-
 @pytest.fixture(scope="session")
 def tuned_delta_cache(tmp_path_factory) -> Path:
     """The tuned-Δ file of a datasets cache after one real sweep of ``tiny-kron`` at 1 and 2
@@ -57,7 +53,8 @@ def tuned_delta_cache(tmp_path_factory) -> Path:
     """
     root = tmp_path_factory.mktemp("tuned-delta")
     env = {k: v for k, v in os.environ.items() if not k.startswith("LLPBENCH_")}
-    env.update(LLPBENCH_DATA_DIR=str(root / "cache"), LLPBENCH_SOLVE_TIMEOUT="60")
+    env.update(LLPBENCH_DATA_DIR=str(root / "cache"),
+               LLPBENCH_SOLVE_TIMEOUT=os.environ["LLPBENCH_SOLVE_TIMEOUT"])  # set above
     proc = subprocess.run(
         [sys.executable, "-m", "llpbench", "run", "--graph", "tiny-kron", "--threads", "1,2",
          "--worklist", "obim", "--reps", "1", "--sources", "1", "--no-progress",
