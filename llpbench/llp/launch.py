@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -29,13 +30,36 @@ __all__ = [
 
 
 def compile_kernel(dispatcher: Any, args: Sequence[Any]) -> tuple[float, int]:
-    """Compile (or load from cache) ``dispatcher`` for ``args``; return (seconds, cache hits)."""
+    """Compile (or load from cache) ``dispatcher`` for ``args``; return (seconds, cache hits).
+
+    A numba cache index that cannot be unpickled (written by other code under the same
+    name: its signatures name a type this code does not define) is a cache miss: it is
+    removed and the kernel compiled afresh, instead of failing every solve that uses it.
+    """
     sig = tuple(typeof(a) for a in args)
     hits_before = sum(dispatcher.stats.cache_hits.values())
     t0 = time.perf_counter()
-    dispatcher.compile(sig)
+    try:
+        dispatcher.compile(sig)
+    except Exception:
+        if not _drop_unreadable_index(dispatcher):
+            raise
+        dispatcher.compile(sig)
     seconds = time.perf_counter() - t0
     return seconds, sum(dispatcher.stats.cache_hits.values()) - hits_before
+
+
+def _drop_unreadable_index(dispatcher: Any) -> bool:
+    """Remove ``dispatcher``'s numba cache index if reading it fails; True if it did."""
+    cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
+    if cache_file is None or not hasattr(cache_file, "_load_index"):
+        return False
+    try:
+        cache_file._load_index()
+    except Exception:
+        Path(cache_file._index_path).unlink(missing_ok=True)
+        return True
+    return False
 
 
 @dataclass
