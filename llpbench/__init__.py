@@ -7,10 +7,9 @@ and :func:`llpbench.solve`. Everything else is reached through the ``llpbench`` 
 from __future__ import annotations
 
 from llpbench import paths as _paths
+from llpbench._version import __version__
 
 _paths.keep_compiled_kernels_out_of_the_install()  # before any cache=True kernel is defined
-
-__version__ = "0.1.0"
 
 __all__ = ["ReadOptions", "__version__", "solve"]
 
@@ -22,7 +21,7 @@ def __getattr__(name: str):
 
         return solve
     if name == "ReadOptions":
-        from llpbench.graphs.registry import ReadOptions
+        from llpbench.graphs.read_options import ReadOptions
 
         return ReadOptions
     raise AttributeError(name)

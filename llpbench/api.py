@@ -17,7 +17,7 @@ import numpy as np
 
 from llpbench.graphs.graph import Graph
 from llpbench.llp.runtime import check_config, solve_llp
-from llpbench.llp.worklists import BY_LEVEL
+from llpbench.llp.worklists import orders_by_level
 from llpbench.problems import build_instance, problem_module
 from llpbench.problems.tuned import TunedParams, level_names
 
@@ -119,7 +119,7 @@ def solve(
 
         graph = load_graph(graph, cache_dir=cache_dir, options=options)
     given = dict(params or {})
-    if check_config(solver, worklist, threads) in BY_LEVEL and isinstance(graph, Graph):
+    if orders_by_level(check_config(solver, worklist, threads)) and isinstance(graph, Graph):
         # a level worklist's bucket width: the tuned Δ at this thread count, as `run` uses
         # (only what the level worklists use: an LLP solve never tunes a baseline's Δ)
         given |= TunedParams(cache_dir, say=say)(
@@ -151,7 +151,7 @@ def solve(
         mismatch=mismatch,
         meta={k: v for k, v in inst.meta.items() if k != "graph"},
         params=inst.params,
-        bucket_width=inst.bucket_width if result.worklist in BY_LEVEL else None,
+        bucket_width=inst.bucket_width if orders_by_level(result.worklist) else None,
         **_ids_of(graph if module.INPUT == "graph" else None, answer, internal, chosen),
     )
 
@@ -227,6 +227,7 @@ def write_answer(path: str | os.PathLike[str], answer: np.ndarray,
     :func:`format_answer` for ``file_ids`` and ``header``."""
     from pathlib import Path
 
-    from llpbench.graphs.formats_text import write_bytes_atomic
+    from llpbench.graphs.formats_text import atomic_open, compress_for
 
-    write_bytes_atomic(Path(path), format_answer(answer, file_ids, header))
+    with atomic_open(Path(path)) as fh:
+        fh.write(compress_for(Path(path), format_answer(answer, file_ids, header)))

@@ -5,7 +5,18 @@ must never see a half-written file. Every writer therefore writes a temporary fi
 target's own folder (a rename across file systems is not atomic), flushes and fsyncs it,
 gives it the mode a plain ``open`` would, and renames it onto the target with
 ``os.replace``; on any failure the temporary file is removed and the target is left as it
-was. This was written out by hand in nine modules before; it is written once here.
+was. This was written out by hand in nine modules before; it is written once here, in one
+function (:func:`atomic_path`) that every other writer here goes through:
+
+- :func:`write_bytes_atomic`, :func:`write_text_atomic`, :func:`write_json_atomic`: a whole
+  file at once;
+- :func:`atomic_file`: a file handle to stream into (a download, ``np.savez``, a CSV writer);
+- :func:`atomic_path`: a temporary path, for a writer that wants a name (``savefig``);
+- :func:`publish`: a file another program finished, moved onto its target.
+
+``parents=True`` makes the target's folder first (a run's ``tables/``, a script's output).
+Appending to a file (a run's ``runs.csv``, one fsync'ed row at a time) is not a rewrite and
+is left to its owner, :mod:`llpbench.bench.store`.
 
 Imports only the standard library, so any package may use it (see ``ARCHITECTURE.md``).
 """
@@ -74,10 +85,13 @@ def publish(finished: str | os.PathLike[str], path: str | os.PathLike[str]) -> P
 
 
 @contextlib.contextmanager
-def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
+def atomic_path(path: str | os.PathLike[str], *, parents: bool = False) -> Iterator[Path]:
     """A temporary path beside ``path`` to write by name (``savefig``, a converter); when
-    the block ends cleanly it is renamed onto ``path``, else removed."""
+    the block ends cleanly it is fsync'ed and renamed onto ``path``, else removed.
+    ``parents``: make ``path``'s folder (and its parents) first."""
     path = Path(path)
+    if parents:
+        path.parent.mkdir(parents=True, exist_ok=True)
     tmp = _temp_beside(path)
     try:
         yield tmp
@@ -95,25 +109,30 @@ def atomic_file(
     *,
     encoding: str | None = None,
     newline: str | None = None,
+    parents: bool = False,
 ) -> Iterator[IO[Any]]:
-    """An open temporary file beside ``path`` (``mode`` ``"wb"`` or ``"w"``); renamed onto
-    ``path`` when the block ends cleanly, else removed."""
+    """An open temporary file beside ``path`` (``mode`` ``"wb"`` or ``"w"``) to stream into;
+    renamed onto ``path`` when the block ends cleanly, else removed (see :func:`atomic_path`
+    for ``parents``)."""
     if mode not in ("w", "wb"):
         raise ValueError(f"atomic_file writes a new file: mode 'w' or 'wb', not {mode!r}")
-    with atomic_path(path) as tmp, open(tmp, mode, encoding=encoding, newline=newline) as fh:
+    with (atomic_path(path, parents=parents) as tmp,
+          open(tmp, mode, encoding=encoding, newline=newline) as fh):
         yield fh
 
 
-def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
+def write_bytes_atomic(path: str | os.PathLike[str], data: bytes, *,
+                       parents: bool = False) -> Path:
     """Write ``data`` to ``path`` atomically; return ``path``."""
-    with atomic_file(path, "wb") as fh:
+    with atomic_file(path, "wb", parents=parents) as fh:
         fh.write(data)
     return Path(path)
 
 
-def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
+def write_text_atomic(path: str | os.PathLike[str], text: str, *,
+                      parents: bool = False) -> Path:
     """Write ``text`` (UTF-8, newlines as given) to ``path`` atomically; return ``path``."""
-    with atomic_file(path, "w", encoding="utf-8", newline="") as fh:
+    with atomic_file(path, "w", encoding="utf-8", newline="", parents=parents) as fh:
         fh.write(text)
     return Path(path)
 
@@ -139,6 +158,17 @@ def atomic_symlink(target: str, link: str | os.PathLike[str]) -> Path:
         tmp.write_text(target + "\n")
     os.replace(tmp, link)
     return link
+
+
+def json_default(value: Any) -> Any:
+    """``json.dumps``'s ``default=`` for what llpbench writes: numpy scalars and arrays (by
+    their ``tolist``, so numpy is not imported here) and paths."""
+    if isinstance(value, Path):
+        return str(value)
+    tolist = getattr(value, "tolist", None)
+    if callable(tolist):
+        return tolist()
+    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
 
 
 def sha256_hex(*parts: str | bytes | memoryview) -> str:

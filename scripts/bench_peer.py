@@ -374,10 +374,11 @@ def main() -> None:
     print_table(rows, console)
     console.print(f"load average after: {load1[0]:.2f} {load1[1]:.2f} {load1[2]:.2f}")
     if args.csv:
-        from llpbench.report.tables import atomic_write_text
+        from llpbench.io import write_text_atomic
 
-        atomic_write_text(args.csv, pd.DataFrame(rows).to_csv(index=False))
-        atomic_write_text(args.csv.with_suffix(".raw.csv"), pd.DataFrame(raw).to_csv(index=False))
+        write_text_atomic(args.csv, pd.DataFrame(rows).to_csv(index=False), parents=True)
+        write_text_atomic(args.csv.with_suffix(".raw.csv"), pd.DataFrame(raw).to_csv(index=False),
+                          parents=True)
         console.print(f"wrote {args.csv} and {args.csv.with_suffix('.raw.csv')}")
 
 

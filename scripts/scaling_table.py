@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from llpbench.io import write_text_atomic
 from llpbench.report.stats import ratio_ci
 from llpbench.report.store import load_meta, load_runs, timed_rows
-from llpbench.report.tables import atomic_write_text, cell_seconds, cell_stats
+from llpbench.report.tables import cell_seconds, cell_stats
 
 GAP, OURS = "gap", "delta-stepping"
 
@@ -29,8 +30,10 @@ def _ms(seconds: float) -> str:
 
 
 def _deltas(timed: pd.DataFrame, graph: str, config: str) -> dict[int, str]:
+    """Δ-stepping's Δ (weight units), or a level worklist's width (priority units)."""
     rows = timed[(timed["graph"] == graph) & (timed["config"] == config)]
-    return {int(t): "/".join(f"{d:g}" for d in sorted(g["delta"].dropna().unique()))
+    widths = rows["delta"].fillna(rows["bucket_width"])
+    return {int(t): "/".join(f"{d:g}" for d in sorted(widths[g.index].dropna().unique()))
             for t, g in rows.groupby("threads")}
 
 
@@ -99,7 +102,7 @@ def main() -> None:
         "bootstrap interval.", "",
         scaling_markdown(runs),
     ]
-    atomic_write_text(args.out, "\n".join(text))
+    write_text_atomic(args.out, "\n".join(text), parents=True)
     print(f"wrote {args.out}")
 
 

@@ -138,7 +138,7 @@ def test_installed_wheel_runs_from_an_empty_folder_and_writes_only_there(install
     assert solves and all(r["verified"] == "True" for r in solves)
     assert _snapshot(purelib) == before, "the run wrote inside the installed environment"
     cache = tmp_path / "cache" / "llpbench"
-    assert (cache / "datasets" / "kron-2e10.npz").is_file()  # the user's cache folder
+    assert (cache / "datasets" / "kron-2e10.graph" / "meta.json").is_file()  # the user's cache
     assert any((cache / "numba").rglob("*.nbi"))  # numba's kernels, out of site-packages
     assert sorted(p.name for p in work.iterdir()) == ["results"]
 

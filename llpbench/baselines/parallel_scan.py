@@ -9,6 +9,10 @@ write of the array against one read and one write for a sequential scan, in dept
 ``2n / T + T``; with one thread the first pass is skipped (a plain scan). The threads are
 the LLP runtime's (real OS threads, released together by its launcher), so the two sides of
 a comparison run on the same thread counts.
+
+:func:`parallel_copy` is the reduction's floor: one read and one write of the array, split
+the same way, with no arithmetic, so its time is what the memory system charges for the
+traffic every scan makes.
 """
 
 from __future__ import annotations
@@ -61,5 +65,28 @@ def parallel_prefix_sums(values: np.ndarray, threads: int = 1) -> BaselineResult
         seconds=seconds,
         compile_seconds=compile_s,
         name=NAME,
+        params={"threads": threads},
+    )
+
+
+@njit(nogil=True, cache=True)
+def _copy_worker(tid, nthreads, a, out, ctl):
+    """Thread ``tid`` copies its contiguous share of ``a`` into ``out``."""
+    n = a.shape[0]
+    lo, hi = n * tid // nthreads, n * (tid + 1) // nthreads
+    sync.start_barrier(ctl)
+    out[lo:hi] = a[lo:hi]
+    return 0
+
+
+def parallel_copy(values: np.ndarray, threads: int = 1) -> BaselineResult:
+    """Copy ``values`` into a preallocated (written) array on ``threads`` OS threads, timed
+    like :func:`parallel_prefix_sums`; ``answer`` is empty (a floor solves nothing)."""
+    a = np.ascontiguousarray(values, dtype=np.int64)
+    out = np.full(a.shape[0], 0, dtype=np.int64)
+    ctl = sync.new_control()
+    seconds, compile_s = launch_workers(_copy_worker, threads, (a, out, ctl), ctl)
+    return BaselineResult(
+        answer=np.empty(0), seconds=seconds, compile_seconds=compile_s, name="copy",
         params={"threads": threads},
     )

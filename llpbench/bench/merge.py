@@ -30,7 +30,7 @@ from llpbench.bench.layout import META, RUNS, point_latest
 from llpbench.bench.schema import CELL_KEY
 from llpbench.bench.store import RunStore
 from llpbench.errors import LlpbenchError
-from llpbench.io import write_json_atomic
+from llpbench.io import atomic_file, write_json_atomic
 
 #: What must agree between the shards of one merge.
 SAME = ("plan_hash", "llpbench", "count", "assignment_hash")
@@ -273,6 +273,7 @@ def _merged_meta(result: MergeResult) -> dict[str, Any]:
         "plan": {k: first.shard.get(k) for k in SAME},
         "sweep": first.meta.get("sweep"),
         "seeds": first.meta.get("seeds"),
+        "schema": first.meta.get("schema", 1),  # the shards' header, kept as it is
         "deltas": deltas,
         "started": min((s.meta.get("started") or "" for s in shards), default=""),
         "finished": max((s.meta.get("finished") or "" for s in shards), default=""),
@@ -291,13 +292,11 @@ def _write(result: MergeResult, meta: dict[str, Any]) -> None:
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
     try:
-        with open(tmp / RUNS, "w", newline="") as fh:
+        with atomic_file(tmp / RUNS, "w", newline="") as fh:
             writer = csv.writer(fh)
             writer.writerow(result.shards[0].header)
             for s in result.shards:
                 writer.writerows(s.rows)
-            fh.flush()
-            os.fsync(fh.fileno())
         write_json_atomic(tmp / META, meta)
         os.rename(tmp, out)
     except BaseException:

@@ -19,7 +19,7 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from llpbench import __version__
+from llpbench._version import __version__
 from llpbench.bench.spec import FLOOR, Config, Study, Sweep
 from llpbench.io import sha256_hex
 

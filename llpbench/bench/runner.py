@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Collection, Iterator
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -145,7 +145,9 @@ class Outcome:
     compile_seconds: float
     counters: dict[str, int]
     label: str
-    delta: float | None = None
+    _: KW_ONLY  # the optional fields by name: a new one cannot shift the others
+    delta: float | None = None  # Δ-stepping's Δ, weight units (a baseline that takes one)
+    bucket_width: int | None = None  # a level worklist's width, priority units (LLP rows)
     reached: int | None = None  # an external program's count, when it prints no answer
 
 
@@ -202,7 +204,7 @@ class Runner:
 
     def _read_options(self, name: str):
         """How the studies naming graph file ``name`` read it (one way per run)."""
-        found = {s.read_options() for s in self.sweep.studies if name in s.graphs}
+        found = {s.read for s in self.sweep.studies if name in s.graphs}
         if len(found) > 1:
             raise SpecError(
                 f"{name}: studies of this sweep read it in different ways ({found}); "
@@ -264,16 +266,16 @@ class Runner:
             counters = {name: int(res.counters.get(name, 0)) for name in COUNTER_NAMES}
             return Outcome(
                 res.answer, res.seconds, res.compile_seconds, counters, res.name,
-                res.params.get("delta"), res.reached,
+                delta=res.params.get("delta"), reached=res.reached,
             )
         if cell.config.worklist in BY_LEVEL and tuned_names(module):
             # a level worklist's bucket width, tuned at this thread count
             module.apply_params(inst, self._params(cell, module, inst, level_names(module)))
         res = solve_llp(inst, cell.config.solver, cell.config.worklist, cell.threads)
-        delta = inst.bucket_width if cell.config.worklist in BY_LEVEL else None
+        width = inst.bucket_width if cell.config.worklist in BY_LEVEL else None
         return Outcome(
             module.answer(inst, res.state), res.seconds, res.compile_seconds, res.counters,
-            cell.config.label, delta,
+            cell.config.label, bucket_width=width,
         )
 
     def run_cell(self, cell: Cell, reps: list[int], on_row: Callable[[], None]) -> list[str]:
@@ -354,6 +356,7 @@ class Runner:
             compile_seconds=f"{compile_s:.6f}",
             verified=verified,
             delta=out.delta,
+            bucket_width=out.bucket_width,
             reached=reached,
             timestamp=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             reading=reading_label(graph) if graph is not None else "generated",

@@ -8,6 +8,16 @@ from __future__ import annotations
 
 from llpbench.llp.counters import NAMES as COUNTER_NAMES
 
+#: The version of the columns below, recorded in a run's ``meta.json`` (``schema``). The
+#: header line tells versions apart too (:func:`llpbench.report.store.load_runs` reads both):
+#:
+#: 1. one ``delta`` column held two quantities in two units: Δ-stepping's Δ in weight units
+#:    on baseline rows, and the level worklists' bucket width in priority units (weight x
+#:    2**20 for float weights) on LLP rows over ``bucketed``/``obim``.
+#: 2. ``delta`` (weight units, Δ-stepping rows) and ``bucket_width`` (priority units, level
+#:    worklist rows) apart; each empty on the other rows.
+SCHEMA_VERSION = 2
+
 #: Columns identifying a cell (one configuration on one instance): rows with equal values here
 #: and in ``rep`` are the same measurement, which ``--resume`` never repeats.
 CELL_KEY = (
@@ -44,7 +54,10 @@ COLUMNS = (
     "seconds",  # the timed solve, compilation excluded
     "compile_seconds",  # compilation (or cache load) of this cell's kernels, measured apart
     "verified",  # True / False, or empty with --no-verify
-    "delta",  # the Δ used (baselines; bucket width for the bucketed worklist), empty if none
+    "delta",  # Δ-stepping's Δ in weight units (the baseline and peers that take one), else empty
+    "bucket_width",  # the level worklists' (bucketed, obim) width in priority units: weight
+    # units for integer weights, weight x 2**20 for float weights (sssp.FLOAT_PRIORITY_SCALE);
+    # empty on every other row
     *COUNTER_NAMES,  # the runtime's counters (zero for baselines unless they report them)
     "reached",  # vertices with a finite answer (graph problems)
     "timestamp",  # ISO-8601 UTC time the row was written

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from llpbench.graphs.graph import Graph
-from llpbench.llp.runtime import SINGLE_THREADED, SOLVERS, USES_WORKLIST, solve_llp
+from llpbench.llp.runtime import solve_llp
+from llpbench.llp.solvers import SOLVERS
 from llpbench.llp.worklists import WORKLISTS
 from llpbench.problems import PROBLEMS, build_instance, problem_module
 
@@ -51,8 +52,8 @@ def make_case(seed: int, problems: list[str]) -> tuple[Case, object]:
     module = problem_module(problem)
     solver = list(SOLVERS)[int(rng.integers(len(SOLVERS)))]
     worklist = list(WORKLISTS)[int(rng.integers(len(WORKLISTS)))]
-    worklist = worklist if solver in USES_WORKLIST else None
-    threads = 1 if solver in SINGLE_THREADED else int(rng.choice(THREAD_CHOICES))
+    worklist = worklist if SOLVERS[solver].uses_worklist else None
+    threads = 1 if SOLVERS[solver].single_threaded else int(rng.choice(THREAD_CHOICES))
     if module.INPUT == "graph":
         graph = random_graph(rng, f"selftest-{seed}")
         source = int(rng.integers(graph.n))

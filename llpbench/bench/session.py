@@ -24,6 +24,7 @@ from llpbench.bench.machine import finish_machine_info, machine_info
 from llpbench.bench.options import RunOptions
 from llpbench.bench.plan import plan_hash
 from llpbench.bench.runner import Runner, RunSummary, group_cells
+from llpbench.bench.schema import SCHEMA_VERSION
 from llpbench.bench.shards import Shard
 from llpbench.bench.spec import Sweep
 from llpbench.bench.store import (
@@ -34,6 +35,7 @@ from llpbench.bench.store import (
     resolve_latest,
 )
 from llpbench.errors import LlpbenchError, SpecError
+from llpbench.graphs.limits import peak_rss_bytes
 from llpbench.llp import placement
 from llpbench.llp.runtime import SLOW_WORKLIST_ENV, slow_worklists
 from llpbench.problems.tuned import TunedParams
@@ -148,6 +150,7 @@ def _begin(store: RunStore, sweep: Sweep, options: RunOptions, shard: Shard | No
         order=options.order,
         pinning={"requested": options.pin},
         status="running",
+        schema=SCHEMA_VERSION,  # runs.csv's columns (llpbench.bench.schema)
     )
     if shard is not None:
         meta["shard"] = shard.record()
@@ -191,7 +194,8 @@ def _execute(store: RunStore, meta: dict, sweep: Sweep, options: RunOptions,
                 meta["deltas"] = deltas.used
                 meta["sessions"][-1].update(finished=_now(), status=status,
                                             rows=summary.rows_written,
-                                            seconds=round(time.perf_counter() - t0, 3))
+                                            seconds=round(time.perf_counter() - t0, 3),
+                                            peak_rss_bytes=peak_rss_bytes())
                 _close_meta(store, meta)
     return Session(store, summary, time.perf_counter() - t0)
 

@@ -62,7 +62,7 @@ class ShardPlan:
 
     def record(self, index: int) -> dict[str, Any]:
         """What a shard's ``meta.json`` says about its place in the plan."""
-        from llpbench import __version__
+        from llpbench._version import __version__
 
         total = sum(self.costs) or 1
         return {

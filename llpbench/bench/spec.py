@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from llpbench.errors import LlpbenchError, SpecError, UnknownNameError
+from llpbench.graphs.read_options import ReadOptions
 from llpbench.graphs.sources import DEFAULT_SEED
-from llpbench.llp.runtime import MAX_THREADS, SINGLE_THREADED, SOLVERS, USES_WORKLIST
+from llpbench.llp.runtime import MAX_THREADS
+from llpbench.llp.solvers import SOLVERS, single_threaded, uses_worklist
 from llpbench.llp.worklists import PAPER_WORKLISTS, WORKLISTS
 
 BASELINE = "baseline"
@@ -102,7 +104,7 @@ class Config:
         return f"{self.solver}/{self.worklist}" if self.worklist else self.solver
 
     def runs_at(self, threads: int) -> bool:
-        return threads == 1 or self.solver not in (*SINGLE_THREADED, FLOOR)
+        return threads == 1 or not (self.solver == FLOOR or single_threaded(self.solver))
 
 
 def parse_config(label: str) -> Config:
@@ -115,8 +117,8 @@ def parse_config(label: str) -> Config:
         return Config(FLOOR, baseline=worklist)
     if solver not in SOLVERS:
         raise UnknownNameError("solver", solver, sorted([*SOLVERS, BASELINE]))
-    if solver in USES_WORKLIST:
-        worklist = worklist or ("ptwb" if solver == "worklist" else "swb")
+    if uses_worklist(solver):
+        worklist = worklist or SOLVERS[solver].default_worklist
         if worklist not in WORKLISTS:
             raise UnknownNameError("worklist", worklist, sorted(WORKLISTS))
         return Config(solver, worklist)
@@ -145,7 +147,7 @@ def configs_from_flags(
     for solver in solvers or ["worklist"]:
         if solver == BASELINE:
             continue
-        if solver in USES_WORKLIST:
+        if uses_worklist(solver):
             out += [parse_config(f"{solver}/{wl}") for wl in worklists or [None]]
         else:
             out.append(parse_config(solver))
@@ -167,12 +169,11 @@ class Study:
     reps: int = 3
     seed: int = DEFAULT_SEED
     delta: float | None = None
-    # How to read graph *files* (``--directed/--undirected``, ``--index-base``, ``--weights``);
-    # registry names refuse them. None / "auto": what the file says.
-    directed: bool | None = None
-    index_base: str = "auto"
-    weights: str | None = None
-    compact: bool = False  # --compact-ids: renumber the ids that occur
+    # How to read graph *files* (``--directed/--undirected``, ``--index-base``, ``--weights``,
+    # ``--compact-ids``), handed whole to the registry; registry names refuse them. Negative
+    # file weights are set aside: a problem that uses weights refuses the graph before the
+    # run starts (llpbench.problems.check_input, from the plan).
+    read: ReadOptions = ReadOptions(negative=True)
     # The instance family of generated problems that have several (``module.VARIANTS``:
     # stable-marriage ``identical``, job-scheduling ``layered``, ...); None: the default.
     variant: str | None = None
@@ -180,15 +181,6 @@ class Study:
     def given_params(self) -> dict[str, Any]:
         """The tuned parameters this study sets itself (they win over the problem's rule)."""
         return {"delta": self.delta} if self.delta is not None else {}
-
-    def read_options(self):
-        """The :class:`~llpbench.graphs.registry.ReadOptions` of this study's graph files."""
-        from llpbench.graphs.registry import ReadOptions
-
-        # negative file weights set aside: a problem that uses weights refuses the graph
-        # before the run starts (llpbench.problems.check_input, from the plan)
-        return ReadOptions(self.directed, self.index_base, self.weights, self.compact,
-                           negative=True)
 
 
 @dataclass(frozen=True)
@@ -212,14 +204,16 @@ class Sweep:
         SpecError
             If ``data`` is not a sweep this version can read.
         """
-        known = {f.name for f in fields(Study)}
+        known = {f.name for f in fields(Study)} | set(_READ_KEYS)  # the old spellings too
         try:
             studies = []
             for raw in data["studies"]:
                 if unknown := sorted(set(raw) - known):
                     raise SpecError(f"the sweep has study fields this version lacks: {unknown}")
-                study = {k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()}
+                study = {k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()
+                         if k not in _READ_KEYS}
                 study["configs"] = tuple(Config(**c) for c in raw.get("configs") or [])
+                study["read"] = _read_of(raw)
                 studies.append(Study(**study))
             return cls(tuple(studies), verify=bool(data.get("verify", True)),
                        name=str(data.get("name", "cli")), extra=dict(data.get("extra") or {}))
@@ -233,6 +227,8 @@ class Sweep:
         def show(value: Any) -> str:
             if isinstance(value, (tuple, list)):
                 return ",".join(show(v) for v in value) or "none"
+            if isinstance(value, ReadOptions):
+                return " ".join(value.given) or "the files' own"
             return value.label if isinstance(value, Config) else str(value)
 
         def differs(name: str, was: Any, now: Any) -> str:
@@ -251,10 +247,23 @@ class Sweep:
         return None
 
 
+#: A config's (and an old ``meta.json``'s) spellings of a study's ``read`` options.
+_READ_KEYS = ("directed", "index_base", "weights", "compact")
 _STUDY_KEYS = {
     "problem", "graphs", "sizes", "configs", "threads", "sources", "reps", "seed", "delta",
-    "directed", "index_base", "weights", "compact", "variant",
+    *_READ_KEYS, "read", "variant",
 }
+
+
+def _read_of(raw: dict[str, Any]) -> ReadOptions:
+    """A study's :class:`ReadOptions` from a recorded sweep: its ``read`` table (this
+    version's ``meta.json``) or the flat keys that older ones and configs write."""
+    given = raw.get("read")
+    if isinstance(given, dict):
+        return ReadOptions(**given)
+    flat = {k: raw[k] for k in _READ_KEYS if raw.get(k) is not None}
+    return ReadOptions(**{**flat, "index_base": str(flat.get("index_base", "auto"))},
+                       negative=True)
 _SWEEP_TABLES = ("sweep", "study", "cluster")  # [cluster] is read by bench.cluster
 
 
@@ -359,6 +368,7 @@ def _study(
     weights: str | None = None,
     compact: bool = False,
     variant: str | None = None,
+    read: ReadOptions | dict | None = None,
 ) -> Study:
     from llpbench.problems import problem_module
 
@@ -379,6 +389,15 @@ def _study(
             raise SpecError(f"{key} must be a list of {noun}, got {items!r}")
     for size in sizes:
         check_value("sizes", size)
+    if isinstance(read, ReadOptions):  # the command line's, whole
+        directed, index_base, weights, compact = (read.directed, read.index_base,
+                                                  read.weights, read.compact)
+    elif isinstance(read, dict):  # a config's [study.read] table
+        _check_keys("read", read, _READ_KEYS, "key")
+        directed, index_base = read.get("directed", directed), read.get("index_base", index_base)
+        weights, compact = read.get("weights", weights), read.get("compact", compact)
+    elif read is not None:
+        raise SpecError(f"read must be a table of {', '.join(_READ_KEYS)}, got {read!r}")
     if directed is not None and not isinstance(directed, bool):
         raise SpecError(f"directed must be true or false, got {directed!r}")
     if str(index_base) not in ("auto", "0", "1"):
@@ -408,10 +427,8 @@ def _study(
         reps=reps,
         seed=int(seed),
         delta=delta,
-        directed=directed,
-        index_base=str(index_base),
-        compact=bool(compact),
-        weights=weights,
+        read=ReadOptions(directed=directed, index_base=str(index_base), weights=weights,
+                         compact=bool(compact), negative=True),
         variant=variant,
     )
 
@@ -489,6 +506,16 @@ def with_baselines(sweep: Sweep, names: list[str] | None, keep: bool = True) -> 
             problems = sorted({s.problem for s in sweep.studies})
             raise SpecError(f"baseline {name!r}: none of this sweep's problems {problems} has it")
     return replace(sweep, studies=tuple(studies))
+
+
+def with_reading(sweep: Sweep, read: ReadOptions) -> Sweep:
+    """The sweep with the reading options the command line gives (``read.given``) replacing
+    each study's own; the options it leaves at their defaults keep the config's."""
+    given = read.stored()
+    if not given:
+        return sweep
+    return replace(sweep, studies=tuple(replace(s, read=replace(s.read, **given))
+                                        for s in sweep.studies))
 
 
 def with_overrides(sweep: Sweep, **changes: Any) -> Sweep:

@@ -43,7 +43,7 @@ from llpbench.bench.layout import (
 )
 from llpbench.bench.schema import CELL_KEY, COLUMNS
 from llpbench.errors import LlpbenchError, SpecError
-from llpbench.io import write_json_atomic
+from llpbench.io import atomic_file, write_json_atomic
 
 #: Test only: fail the append after this many rows of a session with ``ENOSPC``, after
 #: writing half of the row, as a full disk does (see :func:`disk_full_after`).
@@ -124,10 +124,8 @@ class RunStore:
         store._latest_root = root if latest else None
         try:
             store._acquire()
-            with open(store.runs_path, "w", newline="") as fh:
+            with atomic_file(store.runs_path, "w", newline="") as fh:  # header; rows append
                 csv.writer(fh).writerow(COLUMNS)
-                fh.flush()
-                os.fsync(fh.fileno())
         except BaseException:
             store.discard()
             raise

@@ -15,23 +15,18 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from llpbench.cli.flag_groups import takes
 from llpbench.cli.options import CACHE_DIR
-from llpbench.cli.reading import (
-    COMPACT,
-    DIRECTED,
-    INDEX_BASE,
-    MAX_MEMORY,
-    WEIGHTS,
-    read_options,
-)
+from llpbench.cli.reading import READING
 from llpbench.errors import SpecError
+from llpbench.graphs.format_table import files_help, suffix_list, writable
+from llpbench.graphs.read_options import ReadOptions
 
 datasets_app = typer.Typer(
     name="datasets",
     help="List, inspect, download, generate and export benchmark graphs.",
     no_args_is_help=True,
 )
-EXPORT_SUFFIXES = (".mtx", ".gr", ".wel")
 
 
 def register(app: typer.Typer) -> None:
@@ -67,24 +62,24 @@ def list_command(cache_dir: Path | None = CACHE_DIR) -> None:
 
 
 @datasets_app.command("info")
+@takes(reading=READING)
 def info_command(
-    name: str = typer.Argument(..., help="Registry name, rule name (kron-2e17) or graph file."),
+    name: str = typer.Argument(
+        ..., help=f"Registry name, rule name (kron-2e17) or {files_help()}."
+    ),
     cache_dir: Path | None = CACHE_DIR,
     bfs_samples: int = typer.Option(4, help="BFS runs for the diameter estimate."),
     seed: int = typer.Option(0, help="Seed for the BFS sources of the diameter estimate."),
     as_json: bool = typer.Option(False, "--json", help="Print the statistics as JSON."),
-    directed: bool = DIRECTED,
-    index_base: str = INDEX_BASE,
-    weights: str = WEIGHTS,
-    compact: bool = COMPACT,
-    max_memory: str = MAX_MEMORY,
+    *,
+    reading: ReadOptions,
 ) -> None:
     """Statistics of one graph: sizes, degrees, weights, components, estimated diameter."""
     from llpbench.graphs.reading import reading_facts
     from llpbench.graphs.registry import load_graph, resolve
     from llpbench.graphs.stats import graph_stats
 
-    spec = resolve(name, read_options(directed, index_base, weights, compact, max_memory))
+    spec = resolve(name, reading)
     graph = load_graph(spec, cache_dir=cache_dir, progress=not as_json)
     stats = graph_stats(graph, seed=seed, bfs_samples=bfs_samples)
     head = {k: stats.pop(k) for k in ("name", "family")}
@@ -159,31 +154,51 @@ def generate_command(
         how = "loaded from cache" if was_cached and not force else "built"
         typer.echo(
             f"{spec.name}: {how} in {took:.2f} s: n = {graph.n:,}, m = {graph.m:,} arcs "
-            f"-> {cache / (spec.name + '.npz')}"
+            f"-> {cache / (spec.name + '.graph')}"
         )
 
 
 @datasets_app.command("export")
+@takes(reading=READING)
 def export_command(
     name: str = typer.Argument(..., help="Registry name, rule name or graph file."),
-    file: Path = typer.Argument(..., help="Output file: .mtx, .gr (DIMACS) or .wel."),
+    file: Path = typer.Argument(
+        ..., help=f"Output file: {suffix_list(writable())} (optionally .gz, .xz or .bz2)."
+    ),
     cache_dir: Path | None = CACHE_DIR,
-    directed: bool = DIRECTED,
-    index_base: str = INDEX_BASE,
-    weights: str = WEIGHTS,
-    compact: bool = COMPACT,
-    max_memory: str = MAX_MEMORY,
+    *,
+    reading: ReadOptions,
 ) -> None:
     """Write a graph with its weights to a file, the format chosen by the file's suffix."""
+    from llpbench.graphs.format_table import format_suffix, named_format
     from llpbench.graphs.formats import write_graph
     from llpbench.graphs.registry import load_graph
 
-    if file.suffix.lower() not in EXPORT_SUFFIXES:
+    if named_format(file) not in writable():  # refused before the graph is built
         raise SpecError(
-            f"{file}: cannot export to {file.suffix or 'a file without suffix'}; "
-            f"use one of {', '.join(EXPORT_SUFFIXES)}"
+            f"{file}: cannot export to {format_suffix(file) or 'a file without suffix'}; "
+            f"use one of {suffix_list(writable())}"
         )
-    options = read_options(directed, index_base, weights, compact, max_memory)
+    options = reading
     graph = load_graph(name, cache_dir=cache_dir, progress=True, options=options)
     write_graph(graph, file)
     typer.echo(f"{graph.name}: wrote n = {graph.n:,}, m = {graph.m:,} arcs to {file}")
+
+
+@datasets_app.command("formats")
+def formats_command() -> None:
+    """The graph file formats: suffixes, whether llpbench writes them, and what they hold."""
+    from rich.markup import escape
+
+    from llpbench.graphs.format_table import COMPRESSED, DEFAULT, FORMATS
+
+    table = Table(title="graph file formats", title_justify="left")
+    for col in ("format", "suffixes", "written", "holds"):
+        table.add_column(col, overflow="fold")
+    for name, fmt in FORMATS.items():
+        table.add_row(name, " ".join(fmt.suffixes), "yes" if fmt.writer else "-",
+                      escape(fmt.description))
+    console = _console()
+    console.print(table)
+    console.print(f"Each suffix may be followed by {', '.join(COMPRESSED)}; a file with any "
+                  f"other suffix is read as {DEFAULT}.")

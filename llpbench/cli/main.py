@@ -13,7 +13,7 @@ import warnings
 
 import typer
 
-from llpbench import __version__
+from llpbench._version import __version__
 from llpbench.errors import LlpbenchError, ReadingWarning, StoreWarning
 
 MARKUP = "markdown"
@@ -37,6 +37,7 @@ COMMAND_MODULES = [
     "llpbench.cli.cluster",
     "llpbench.cli.report",
     "llpbench.cli.compare",
+    "llpbench.cli.catalog",
 ]
 
 

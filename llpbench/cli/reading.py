@@ -1,6 +1,7 @@
 """The ``--directed/--undirected``, ``--index-base``, ``--weights``, ``--compact-ids`` and
-``--max-memory`` flags of every command that takes a graph file, shared so they read and
-behave the same everywhere.
+``--max-memory`` flags of every command that takes a graph file: one group,
+:data:`READING`, that such a command takes whole as ``reading: ReadOptions``
+(:func:`llpbench.cli.flag_groups.takes`), so they read and behave the same everywhere.
 
 They say what a file cannot say about itself; a registry name refuses them (its table in
 ``configs/datasets.toml`` states how it is read).
@@ -9,6 +10,9 @@ They say what a file cannot say about itself; a registry name refuses them (its 
 from __future__ import annotations
 
 import typer
+
+from llpbench.cli.flag_groups import Flag, FlagGroup
+from llpbench.graphs.read_options import ReadOptions
 
 DIRECTED = typer.Option(
     None,
@@ -51,12 +55,11 @@ def read_options(
     weights: str | None,
     compact: bool = False,
     max_memory: str | None = None,
-):
-    """The :class:`~llpbench.graphs.registry.ReadOptions` of the flags, checked; a
+) -> ReadOptions:
+    """The :class:`~llpbench.graphs.read_options.ReadOptions` of the flags, checked; a
     ``--max-memory`` bound is applied to this process (see :mod:`llpbench.graphs.limits`)."""
     from llpbench.errors import SpecError
     from llpbench.graphs.limits import set_max_memory
-    from llpbench.graphs.registry import ReadOptions
 
     set_max_memory(max_memory)
     if index_base not in ("auto", "0", "1"):
@@ -66,3 +69,16 @@ def read_options(
         negative=True,  # set aside: BFS and `datasets info` take such a file, SSSP refuses it
     )
 
+
+
+#: The graph-file flags, as every command that reads a graph file takes them.
+READING = FlagGroup(
+    flags=(
+        Flag("directed", bool | None, DIRECTED),
+        Flag("index_base", str, INDEX_BASE),
+        Flag("weights", str | None, WEIGHTS),
+        Flag("compact", bool, COMPACT),
+        Flag("max_memory", str | None, MAX_MEMORY),
+    ),
+    build=read_options,
+)

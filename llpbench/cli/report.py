@@ -9,13 +9,19 @@ them; ``history/`` under the results folder). Nothing here runs a solver.
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 
 from llpbench.cli.lists import split_list
 from llpbench.cli.options import CACHE_DIR
+
+if TYPE_CHECKING:
+    from llpbench.report.all import TableSpec
 
 table_app = typer.Typer(
     name="table",
@@ -40,6 +46,7 @@ RESULTS = typer.Option(
 def register(app: typer.Typer) -> None:
     """Add the ``table`` and ``plot`` sub-command groups and the ``report`` and ``history``
     commands to the ``llpbench`` app."""
+    register_tables(table_app)
     app.add_typer(table_app, name="table")
     app.add_typer(plot_app, name="plot")
     app.command("report")(report_command)
@@ -50,123 +57,100 @@ def _console() -> Console:
     return Console(highlight=False, soft_wrap=False)
 
 
-def _table(name: str, results: Path | None, title: str | None = None, file: str | None = None,
-           **options) -> None:
-    """Build, print and write one table of the run ``results`` names (``title`` and ``file``
-    override the table's own title and file name)."""
-    from llpbench.report.all import TITLES, build_table, empty_reason, run_title
+#: The flag of each table option (:data:`llpbench.report.all.OPTIONS`): ``(type, option)``.
+TABLE_FLAGS: dict[str, tuple[object, object]] = {
+    "graphs": (list[str] | None, typer.Option(
+        None, "--graph", "-g", help="Graphs to list (a,b or repeat); default: the run's graphs."
+    )),
+    "problems": (list[str] | None, typer.Option(
+        None, "--problem", "-p", help="Problems to include (a,b or repeat); default: sssp."
+    )),
+    "against": (str | None, typer.Option(
+        None, "--against", help="The baseline to compare with, by name (gap, networkit, ...) "
+        "[delta-stepping; other problems: their fastest]."
+    )),
+    "cache_dir": (Path | None, CACHE_DIR),
+}
+#: Options given as a list on the command line (``a,b`` or repeated).
+LIST_OPTIONS = ("graphs", "problems")
+
+
+def _table(name: str, results: Path | None, **options) -> None:
+    """Build, print and write table ``name`` of the run ``results`` names, as its entry in
+    :data:`llpbench.report.all.TABLES` says (options, title, file name, empty answer)."""
+    from llpbench.report.all import (
+        build_table,
+        empty_reason,
+        run_title,
+        table_file,
+        table_spec,
+        table_title,
+    )
     from llpbench.report.figures import NoDataError
-    from llpbench.report.store import load_runs, resolve_run
+    from llpbench.report.store import NoResultsError, load_runs, resolve_run
     from llpbench.report.tables import to_rich, write_table
 
-    run_dir = resolve_run(results)
-    df = build_table(name, load_runs(run_dir), **options)
-    if df.empty:
-        raise NoDataError(f"no {name} table for {run_dir}: {empty_reason(name, df)}")
-    title = run_title(run_dir, title or TITLES[name])
-    console = _console()
-    console.print(to_rich(df, title))
-    for path in write_table(df, run_dir, file or name, title):
-        console.print(f"wrote {path}", soft_wrap=True)  # a path stays one line
-
-
-@table_app.command("datasets")
-def datasets_command(
-    results: Path | None = RESULTS,
-    graph: list[str] | None = typer.Option(
-        None, "--graph", "-g", help="Graphs to list (a,b or repeat); default: the run's graphs."
-    ),
-    cache_dir: Path | None = CACHE_DIR,
-) -> None:
-    """Table 1: the graphs' vertices, edges, average degree, weights and source."""
-    graph = split_list(graph)
-    if not graph:
-        _table("datasets", results, cache_dir=cache_dir)
-        return
-    from llpbench.report.all import TITLES
-    from llpbench.report.store import NoResultsError, resolve_run
-    from llpbench.report.tables import datasets_table, to_rich, write_table
-
+    spec = table_spec(name)
+    options = {k: (split_list(v) or None) if k in LIST_OPTIONS else v for k, v in options.items()}
+    if spec.check is not None:
+        spec.check(options)
+    runless = spec.needs_run_unless is not None and options.get(spec.needs_run_unless)
     try:
         run_dir: Path | None = resolve_run(results)
     except NoResultsError:
-        if results is not None:
+        if results is not None or not runless:
             raise
-        run_dir = None  # graphs named on the command line need no run to be listed
-    df = datasets_table(graph, cache_dir=cache_dir)
+        run_dir = None  # e.g. graphs named on the command line need no run to be listed
+    runs = load_runs(run_dir) if run_dir is not None else None
+    df = build_table(name, runs, **options)
     console = _console()
-    console.print(to_rich(df, TITLES["datasets"]))
+    title = table_title(name, **options)
+    if df.empty:
+        if not spec.empty_is_error:
+            console.print(spec.empty)
+            return
+        raise NoDataError(f"no {name} table for {run_dir}: {empty_reason(name, df)}")
     if run_dir is None:
+        console.print(to_rich(df, title))
         console.print("not written: no run folder (pass --results to write it into one)")
         return
-    for path in write_table(df, run_dir, "datasets", TITLES["datasets"]):
+    title = title if runless else run_title(run_dir, title)
+    console.print(to_rich(df, title))
+    for path in write_table(df, run_dir, table_file(name, **options), title):
         console.print(f"wrote {path}", soft_wrap=True)  # a path stays one line
 
 
-@table_app.command("speedup")
-def speedup_command(
-    results: Path | None = RESULTS,
-    problem: list[str] | None = typer.Option(
-        None, "--problem", "-p", help="Problems to include (a,b or repeat); default: sssp."
-    ),
-    against: str = typer.Option(
-        None, "--against", help="The baseline to compare with, by name (gap, networkit, ...) "
-        "[delta-stepping; other problems: their fastest]."
-    ),
-) -> None:
-    """Table 2: fastest LLP configuration vs a baseline (tuned Δ-stepping unless --against
-    names another) at the largest thread count, with the one-pass floor (x floor); written as
-    speedup[-vs-NAME].csv/.md."""
-    from llpbench.report.all import speedup_name, speedup_title
+def table_command(name: str, spec: TableSpec) -> Callable[..., None]:
+    """The ``llpbench table NAME`` command of one entry of
+    :data:`llpbench.report.all.TABLES`: ``--results`` and the flags of its options, its help
+    from the entry (typer reads the signature and annotations made here)."""
 
-    problems = split_list(problem) or None
-    if against is not None:
-        _check_against(against, problems or ["sssp"])
-    _table("speedup", results, title=speedup_title(against), file=speedup_name(against),
-           problems=problems, against=against)
+    def command(**options) -> None:
+        results = options.pop("results")
+        _table(name, results, **options)
 
-
-def _check_against(name: str, problems: list[str]) -> None:
-    """Refuse a baseline name that none of ``problems`` has (a typo would give an empty
-    table with a puzzling reason)."""
-    from llpbench.baselines.selection import baselines_of
-    from llpbench.errors import UnknownNameError
-    from llpbench.problems import problem_module
-
-    known = {b for p in problems for b in baselines_of(problem_module(p))}
-    if name not in known:
-        raise UnknownNameError("baseline", name, sorted(known))
+    params = [inspect.Parameter("results", inspect.Parameter.KEYWORD_ONLY, default=RESULTS,
+                                annotation=Path | None)]
+    annotations: dict[str, object] = {"results": Path | None, "return": None}
+    for option in spec.options:
+        kind, flag = TABLE_FLAGS[option]
+        params.append(inspect.Parameter(option, inspect.Parameter.KEYWORD_ONLY, default=flag,
+                                        annotation=kind))
+        annotations[option] = kind
+    command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    command.__annotations__ = annotations
+    command.__doc__ = spec.help
+    command.__name__ = command.__qualname__ = f"{name.replace('-', '_')}_command"
+    return command
 
 
-@table_app.command("overhead")
-def overhead_command(results: Path | None = RESULTS) -> None:
-    """Single-thread LLP vs the baseline: time ratio and work counters per reached vertex."""
-    _table("overhead", results)
+def register_tables(group: typer.Typer) -> None:
+    """One ``table`` sub-command per entry of :data:`llpbench.report.all.TABLES`, in its
+    order (the registry imports neither pandas nor a solver: the CLI starts fast)."""
+    from llpbench.report.all import TABLES
 
-
-@table_app.command("problems")
-def problems_command(results: Path | None = RESULTS) -> None:
-    """The other problems: best LLP configuration vs each problem's own baseline."""
-    _table("problems", results)
-
-
-@table_app.command("instability")
-def instability_command(results: Path | None = RESULTS) -> None:
-    """Cells whose repetitions disagree: wide spread or an outlying first repetition."""
-    from llpbench.report.all import EMPTY
-    from llpbench.report.instability import instability_table
-    from llpbench.report.store import load_runs, resolve_run
-
-    if instability_table(load_runs(resolve_run(results))).empty:
-        _console().print(EMPTY["instability"])
-        return
-    _table("instability", results)
-
-
-@table_app.command("baselines")
-def baselines_command(results: Path | None = RESULTS) -> None:
-    """Every baseline (own, alternatives, peers) vs the best LLP configuration."""
-    _table("baselines", results)
+    for name, spec in TABLES.items():
+        group.command(name)(table_command(name, spec))
 
 
 def _print_paths(paths: list[Path]) -> None:

@@ -8,17 +8,16 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from llpbench.cli.flag_groups import takes
 from llpbench.cli.lists import split_list
 from llpbench.cli.options import CACHE_DIR
-from llpbench.cli.reading import (
-    COMPACT,
-    DIRECTED,
-    INDEX_BASE,
-    MAX_MEMORY,
-    WEIGHTS,
-    read_options,
-)
+from llpbench.cli.reading import READING
 from llpbench.errors import VerificationError
+from llpbench.graphs.format_table import files_help
+from llpbench.graphs.read_options import ReadOptions
+from llpbench.llp.solvers import solver_names
+from llpbench.llp.worklists import worklist_names
+from llpbench.problems import problem_names
 
 
 def register(app: typer.Typer) -> None:
@@ -26,9 +25,10 @@ def register(app: typer.Typer) -> None:
     app.command("selftest")(selftest_command)
 
 
+@takes(reading=READING)
 def solve_command(
-    graph: str = typer.Option(None, "--graph", "-g", help="Registry name or graph file."),
-    problem: str = typer.Option("sssp", "--problem", "-p", help="Problem name."),
+    graph: str = typer.Option(None, "--graph", "-g", help=f"Registry name or {files_help()}."),
+    problem: str = typer.Option("sssp", "--problem", "-p", help=f"{problem_names()}."),
     source: int = typer.Option(
         None, "--source", "-s", show_default=False,
         help="Source vertex of graph problems, as the graph file names it (a DIMACS, Matrix "
@@ -37,8 +37,10 @@ def solve_command(
     ),
     size: int = typer.Option(None, "--size", help="Instance size (generated problems)."),
     seed: int = typer.Option(0, "--seed", help="Instance seed (generated problems)."),
-    solver: str = typer.Option("worklist", help="cyclic | bag | all-indices | worklist."),
-    worklist: str = typer.Option(None, help="swb | ptwb | ptcf | bucketed | obim."),
+    solver: str = typer.Option("worklist", help=f"{solver_names()}."),
+    worklist: str = typer.Option(
+        None, help=f"{worklist_names()} [the solver's own: `llpbench list solvers`]."
+    ),
     threads: int = typer.Option(1, "--threads", "-t", help="Worker threads."),
     output: Path = typer.Option(
         None, "--output", "-o", show_default=False,
@@ -47,16 +49,13 @@ def solve_command(
     ),
     verify: bool = typer.Option(True, "--verify/--no-verify", help="Check against reference."),
     cache_dir: Path | None = CACHE_DIR,
-    directed: bool = DIRECTED,
-    index_base: str = INDEX_BASE,
-    weights: str = WEIGHTS,
-    compact: bool = COMPACT,
-    max_memory: str = MAX_MEMORY,
+    *,
+    reading: ReadOptions,
 ) -> None:
     """Solve one instance with one LLP configuration and print time, counters, verification."""
     from llpbench.graphs.registry import load_graph
 
-    options = read_options(directed, index_base, weights, compact, max_memory)
+    options = reading
     # the graph is read (and a file's claims checked) before the kernels' compiler is
     # imported: a bad file is refused in a fraction of a second
     loaded = load_graph(graph, cache_dir=cache_dir, options=options) if graph else None

@@ -2,40 +2,30 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import typer
 from rich.console import Console
 
 from llpbench import paths
+from llpbench.bench.options import RunOptions
+from llpbench.cli.flag_groups import takes
 from llpbench.cli.lists import split_ints, split_list
-from llpbench.cli.options import CACHE_DIR, OUT, PROGRESS, RESUME
+from llpbench.cli.options import RUNNING
 from llpbench.cli.output import run_and_report
-from llpbench.cli.reading import (
-    COMPACT,
-    DIRECTED,
-    INDEX_BASE,
-    MAX_MEMORY,
-    WEIGHTS,
-    read_options,
-)
+from llpbench.cli.reading import READING
 from llpbench.errors import SpecError
+from llpbench.graphs.format_table import files_help
+from llpbench.graphs.read_options import ReadOptions
+from llpbench.llp.solvers import solver_names
+from llpbench.llp.worklists import worklist_names
+from llpbench.problems import problem_names
 
-ORDER = typer.Option(
-    "interleaved", "--order",
-    help="interleaved: repetitions alternate across the configurations of one instance and "
-    "thread count (A B A B), against slow drift; grouped: each configuration's back to back.",
-)
 GAP_BIN = typer.Option(
     None, "--gap-bin",
     help="GAP build folder (sssp, converter) for --baseline gap [$LLPBENCH_GAP_BIN].",
 )
-PIN = typer.Option(
-    False, "--pin/--no-pin",
-    help="Pin each worker thread to one CPU of the affinity set (recorded in meta.json).",
-)
-
-
 def register(app: typer.Typer) -> None:
     app.command("run")(run_command)
     app.command("reproduce")(reproduce_command)
@@ -52,17 +42,19 @@ def find_config(name: str | Path) -> Path:
     raise SpecError(f"no such config file: {name} (looked in . and {paths.config_dir()})")
 
 
+@takes(running=RUNNING, reading=READING)
 def run_command(
     graph: list[str] = typer.Option(
-        None, "--graph", "-g", help="Graph names or paths: a,b or repeat the flag."
+        None, "--graph", "-g",
+        help=f"Graph names or paths ({files_help()}): a,b or repeat the flag.",
     ),
-    problem: str = typer.Option("sssp", "--problem", "-p", help="Problem to solve."),
+    problem: str = typer.Option("sssp", "--problem", "-p", help=f"{problem_names()}."),
     size: list[str] = typer.Option(
         None, "--size", help="Instance sizes, generated problems: 64,128 or repeat."
     ),
-    solver: list[str] = typer.Option(None, "--solver", help="LLP solvers: a,b or repeat."),
+    solver: list[str] = typer.Option(None, "--solver", help=f"{solver_names()}: a,b or repeat."),
     worklist: list[str] = typer.Option(
-        None, "--worklist", help="Worklists: ptwb,swb or repeat the flag."
+        None, "--worklist", help=f"{worklist_names()}: ptwb,swb or repeat the flag."
     ),
     baseline: list[str] = typer.Option(
         None, "--baseline", help="Baselines by name (a,b or repeat): another of the problem's "
@@ -79,35 +71,20 @@ def run_command(
     sources: int = typer.Option(None, "--sources", help="Fixed-seed sources (instances) [1]."),
     reps: int = typer.Option(None, "--reps", help="Timed repetitions per cell [3]."),
     seed: int = typer.Option(None, "--seed", help="Seed of sources and instances [42]."),
-    delta: float = typer.Option(None, "--delta", help="Δ for Δ-stepping (default: tuned)."),
+    delta: float = typer.Option(None, "--delta", help="Δ in weight units, for Δ-stepping "
+                              "and the level worklists' width (default: tuned)."),
     config: str = typer.Option(None, "--config", help="A TOML sweep (configs/*.toml)."),
-    out: Path | None = OUT,
     verify: bool = typer.Option(True, "--verify/--no-verify", help="Check every answer."),
-    resume: bool = RESUME,
-    cache_dir: Path | None = CACHE_DIR,
-    progress: bool = PROGRESS,
-    directed: bool = DIRECTED,
-    index_base: str = INDEX_BASE,
-    weights: str = WEIGHTS,
-    compact: bool = COMPACT,
-    max_memory: str = MAX_MEMORY,
-    shard: str = typer.Option(None, "--shard", help="Run only shard I of N: I/N, from 1."),
-    executor: str = typer.Option(None, "--executor", help="Run shards as jobs: local, slurm."),
-    shards: int = typer.Option(None, "--shards", help="Number of shards (jobs), --executor."),
-    only_shards: str = typer.Option(None, "--only-shards", help="Submit only these: 2,3."),
-    partition: str = typer.Option(None, "--partition", help="SLURM partition."),
-    time_min: int = typer.Option(None, "--time", help="Job time limit, minutes [1440]."),
-    array_parallelism: int = typer.Option(None, "--array-parallelism", help="Jobs at once."),
-    order: str = ORDER,
-    pin: bool = PIN,
     gap_bin: Path = GAP_BIN,
+    *,
+    running: RunOptions,
+    reading: ReadOptions,
 ) -> None:
     """Run a benchmark sweep: every configuration x thread count x source, verified.
 
     ``--resume`` alone continues the latest run's own sweep; with flags, they must give
     that same sweep (the first field that differs is named otherwise).
     """
-    from llpbench.bench.options import RunOptions
     from llpbench.bench.spec import (
         Sweep,
         check_value,
@@ -115,28 +92,17 @@ def run_command(
         make_study,
         with_baselines,
         with_overrides,
+        with_reading,
         with_variant,
     )
 
-    options = RunOptions(
-        out=out, resume=resume, cache_dir=cache_dir, progress=progress, order=order, pin=pin,
-        shard=shard, executor=executor, shards=shards, only_shards=only_shards,
-        partition=partition, time_min=time_min, array_parallelism=array_parallelism,
-        config=find_config(config) if config else None,
-    )
+    options = replace(running, config=find_config(config) if config else None)
     thread_counts = tuple(_threads(threads)) if threads else None  # bad spec: fail first
     for flag, value in (("--reps", reps), ("--sources", sources), ("--seed", seed),
                         ("--delta", delta)):
         if value is not None:  # None: not given (0 is a value, and refused)
             check_value(flag, value)
     use_gap_bin(gap_bin)
-    reading = read_options(directed, index_base, weights, compact, max_memory)
-    read_fields = {
-        "directed": reading.directed,
-        "index_base": reading.index_base if reading.index_base != "auto" else None,
-        "weights": reading.weights,
-        "compact": reading.compact or None,
-    }
     graph, solver, worklist = split_list(graph), split_list(solver), split_list(worklist)
     sizes = split_ints(size, "--size")
     base = _base_sweep(options, graph or sizes)
@@ -148,8 +114,8 @@ def run_command(
             sources=sources,
             seed=seed,
             delta=delta,
-            **read_fields,
         )
+        sweep = with_reading(sweep, reading)
         sweep = with_variant(with_baselines(sweep, baseline, keep=not no_baseline), variant)
         if not verify:
             sweep = Sweep(sweep.studies, verify=False, name=sweep.name)
@@ -166,10 +132,7 @@ def run_command(
             reps=3 if reps is None else reps,
             seed=42 if seed is None else seed,
             delta=delta,
-            directed=reading.directed,
-            index_base=reading.index_base,
-            weights=reading.weights,
-            compact=reading.compact,
+            read=reading,
             variant=variant,
         )
         sweep = Sweep((study,), verify=verify)
@@ -212,24 +175,19 @@ def _threads(spec: list[str]) -> list[int]:
     return parse_threads(",".join(spec))
 
 
+@takes(running=RUNNING.subset("out", "resume", "cache_dir", "progress", "order", "pin"))
 def reproduce_command(
     config: str = typer.Option("smoke", "--config", help="A sweep config [configs/smoke.toml]."),
-    out: Path | None = OUT,
-    resume: bool = RESUME,
-    cache_dir: Path | None = CACHE_DIR,
-    progress: bool = PROGRESS,
-    order: str = ORDER,
-    pin: bool = PIN,
     gap_bin: Path = GAP_BIN,
+    *,
+    running: RunOptions,
 ) -> None:
     """Run a whole evaluation from a config and write every table, figure and report.html."""
-    from llpbench.bench.options import RunOptions
     from llpbench.bench.spec import load_sweep
     from llpbench.report import write_all_reports
     from llpbench.report.html import write_report
 
-    options = RunOptions(out=out, resume=resume, cache_dir=cache_dir, progress=progress,
-                         order=order, pin=pin)
+    options = running
     use_gap_bin(gap_bin)
     sweep = load_sweep(find_config(config))
     run_dir = run_and_report(sweep, options)

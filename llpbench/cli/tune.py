@@ -15,15 +15,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from llpbench.cli.reading import (
-    COMPACT,
-    DIRECTED,
-    INDEX_BASE,
-    MAX_MEMORY,
-    WEIGHTS,
-    read_options,
-)
+from llpbench.cli.flag_groups import takes
+from llpbench.cli.reading import READING
 from llpbench.errors import SpecError
+from llpbench.graphs.read_options import ReadOptions
 
 
 def register(app: typer.Typer) -> None:
@@ -31,6 +26,7 @@ def register(app: typer.Typer) -> None:
     app.command("tune-delta")(tune_delta_command)
 
 
+@takes(reading=READING)
 def tune_delta_command(
     family: list[str] | None = typer.Option(
         None, "--family", "-f", help="Family of configs/delta.toml (repeatable). Default: all.",
@@ -60,11 +56,8 @@ def tune_delta_command(
         "else <repo>/datasets).",
         show_default=False,
     ),
-    directed: bool = DIRECTED,
-    index_base: str = INDEX_BASE,
-    weights: str = WEIGHTS,
-    compact: bool = COMPACT,
-    max_memory: str = MAX_MEMORY,
+    *,
+    reading: ReadOptions,
 ) -> None:
     """Measure Δ-stepping (or, with --levels, the LLP level worklists) over the fixed Δ grid
     per family and print the grid and the rule's Δ."""
@@ -82,7 +75,7 @@ def tune_delta_command(
     targets = []  # (family label, graph to tune on)
     if graph is not None:
         g = load_graph(graph, cache_dir=cache_dir, progress=True,
-                       options=read_options(directed, index_base, weights, compact, max_memory))
+                       options=reading)
         if g.n == 0:
             raise SpecError(f"{g.name}: the graph has no vertices")
         ref = dfam.reference_for(g, rule)

@@ -48,7 +48,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from llpbench.errors import DownloadError
-from llpbench.io import atomic_path, file_sha256, write_json_atomic
+from llpbench.io import atomic_file, atomic_path, file_sha256, write_json_atomic
 
 __all__ = ["DEFAULT_BASE_URL", "ENV_BASE_URL", "fetch_suitesparse"]
 
@@ -233,7 +233,7 @@ def _download(url: str, dest: Path, progress: bool, hint: str) -> tuple[int, str
     """Stream ``url`` into ``dest``, retrying and resuming; return its size and sha256."""
     have, total, why = 0, None, ""
     headers = {"User-Agent": "llpbench", "Accept-Encoding": "identity"}
-    with open(dest, "wb") as out, _Bar(progress, url.rsplit("/", 1)[-1]) as bar:
+    with atomic_file(dest, "wb") as out, _Bar(progress, url.rsplit("/", 1)[-1]) as bar:
         for attempt in range(_ATTEMPTS):
             if attempt:
                 time.sleep(_BACKOFF_S * 2 ** (attempt - 1))

@@ -311,14 +311,12 @@ def atomic_open(path: Path) -> Iterator[BinaryIO]:
         raise FormatError(path, None, f"cannot write: {exc.strerror or exc}") from exc
 
 
-def write_bytes_atomic(path: Path, payload: bytes) -> None:
-    """Write ``payload`` to ``path`` atomically, compressed when the name ends in ``.gz``,
-    ``.xz`` or ``.bz2``."""
-    codec = _CODECS.get(path.suffix.lower())
-    if codec is not None:
-        payload = codec[2](payload)
-    with atomic_open(path) as fh:
-        fh.write(payload)
+def compress_for(path: Path, payload: bytes) -> bytes:
+    """``payload`` as a file named ``path`` holds it: compressed when the name ends in
+    ``.gz``, ``.xz`` or ``.bz2`` (the counterpart of :func:`read_bytes`). Writing it is
+    :func:`atomic_open`'s (through :mod:`llpbench.io`)."""
+    codec = _CODECS.get(Path(path).suffix.lower())
+    return codec[2](payload) if codec is not None else payload
 
 
 def arcs_text(

@@ -1,4 +1,5 @@
-"""Graph writers (``.mtx``, ``.gr``, ``.wel``) and the ``.npz`` parsed-graph cache.
+"""Writing graph files (the format's writer chosen by suffix from
+:data:`~llpbench.graphs.format_table.FORMATS`) and the ``.npz`` parsed-graph cache.
 
 Re-exported by :mod:`llpbench.graphs.formats`; see there for the conventions. Every file is
 written to a temporary file next to its target and renamed, so it appears complete or not at
@@ -9,15 +10,23 @@ from __future__ import annotations
 
 import json
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from llpbench.errors import FormatError, NegativeWeightError
-from llpbench.graphs.formats_text import arcs_text, atomic_open, suffix_of, write_bytes_atomic
+from llpbench.graphs.format_table import (
+    FORMATS,
+    compressed_note,
+    named_format,
+    suffix_list,
+    writable,
+)
+from llpbench.graphs.formats_text import atomic_open, compress_for
 from llpbench.graphs.graph import Graph
 from llpbench.graphs.ids import FileIds
+from llpbench.io import json_default
 
 _NPZ_VERSION = 1
 
@@ -26,15 +35,29 @@ def _clean(text: str) -> str:
     return " ".join(str(text).split())
 
 
+@dataclass(frozen=True)
+class WrittenArcs:
+    """What a format's writer is handed besides the graph: every arc as written (self-loops
+    included, weight 0: no path uses one), and the two comment lines a format may carry:
+    ``meta``, ``llpbench: n=<n> directed=<true|false> weights=<dtype>`` (for formats without
+    a place for them), and ``banner``, who wrote the file and which graph it is."""
+
+    src: np.ndarray
+    dst: np.ndarray
+    weights: np.ndarray
+    meta: str
+    banner: str
+
+
 def write_graph(graph: Graph, path: str | Path) -> Path:
-    """Write ``graph`` to ``path`` in the format its suffix names (``.mtx``, ``.gr``, ``.wel``).
+    """Write ``graph`` to ``path`` in the format its suffix names (a format of
+    :data:`~llpbench.graphs.format_table.FORMATS` with a writer: ``.mtx``, ``.gr``, ``.wel``).
 
     Matrix Market: ``coordinate integer|real general``, or ``symmetric`` with the lower
     triangle when the graph is undirected, and ``pattern`` when the graph came from a pattern
-    file and still has its unit weights (the lower triangle assumes, as ``Graph`` does for an
-    undirected graph, that twin arcs carry equal weights). ``.gr`` and ``.wel`` list every arc
-    and record n, directedness and the weight dtype in an llpbench comment line. Floats are
-    written in their shortest exact form (``repr``), so reading gives the same float64 values.
+    file and still has its unit weights. ``.gr`` and ``.wel`` list every arc and record n,
+    directedness and the weight dtype in an llpbench comment line. Floats are written in
+    their shortest exact form (``repr``), so reading gives the same float64 values.
     A ``.gz``, ``.xz`` or ``.bz2`` suffix compresses the file.
 
     The file appears complete or not at all (temporary file, then rename).
@@ -54,55 +77,43 @@ def write_graph(graph: Graph, path: str | Path) -> Path:
     if note and str(graph.provenance.get("weights", "file")) == "file":
         raise NegativeWeightError(f"{note}; not exported (its 0s are no weights): pass "
                                   "--weights unit (or another rule)")
-    suffix = suffix_of(path)
+    writer = writer_for(path)
     src, dst, weights = graph.edges()
     if graph.loops.shape[0]:  # self-loops are listed too (weight 0: no path uses one)
         src = np.concatenate([src, graph.loops])
         dst = np.concatenate([dst, graph.loops])
         weights = np.concatenate([weights, np.zeros(graph.loops.shape[0], weights.dtype)])
-    meta = f"llpbench: n={graph.n} directed={str(graph.directed).lower()} weights={weights.dtype}"
-    banner = f"written by llpbench: {_clean(graph.name)} ({_clean(graph.family)})"
-    if suffix == ".mtx":
-        unit = weights.dtype.kind == "i" and bool(np.all(weights == 1))
-        field = (
-            "pattern"
-            if graph.provenance.get("pattern") and unit
-            else ("integer" if weights.dtype.kind == "i" else "real")
-        )
-        if not graph.directed:
-            keep = src >= dst
-            src, dst, weights = src[keep], dst[keep], weights[keep]
-        symmetry = "general" if graph.directed else "symmetric"
-        head = (
-            f"%%MatrixMarket matrix coordinate {field} {symmetry}\n% {banner}\n"
-            f"{graph.n} {graph.n} {src.shape[0]}\n"
-        )
-        body = arcs_text(src + 1, dst + 1, None if field == "pattern" else weights)
-    elif suffix == ".gr":
-        head = f"c {banner}\nc {meta}\np sp {graph.n} {src.shape[0]}\n"
-        body = arcs_text(src + 1, dst + 1, weights, prefix="a")
-    elif suffix == ".wel":
-        head = f"# {banner}\n# {meta}\n"
-        body = arcs_text(src, dst, weights)
-    else:
-        raise FormatError(
-            path,
-            None,
-            "a file name ending in .mtx, .gr or .wel (optionally .gz, .xz or .bz2) "
-            f"to write, found {path.name!r}",
-        )
-    write_bytes_atomic(path, head.encode("utf-8") + body)
+    arcs = WrittenArcs(
+        src, dst, weights,
+        meta=f"llpbench: n={graph.n} directed={str(graph.directed).lower()} "
+        f"weights={'int64' if weights.dtype.kind == 'i' else weights.dtype}",  # any width
+        banner=f"written by llpbench: {_clean(graph.name)} ({_clean(graph.family)})",
+    )
+    payload = writer(graph, arcs)
+    with atomic_open(path) as fh:
+        fh.write(compress_for(path, payload))
     return path
 
 
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    if isinstance(value, Path):
-        return str(value)
-    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
+def writer_for(path: str | Path):
+    """The writer of the format ``path``'s suffix names (see
+    :mod:`~llpbench.graphs.format_table`).
+
+    Raises
+    ------
+    FormatError
+        No format with a writer has that suffix.
+    """
+    name = named_format(path)
+    writer = FORMATS[name].write() if name is not None else None
+    if writer is None:
+        raise FormatError(
+            Path(path),
+            None,
+            f"a file name ending in {suffix_list(writable())} ({compressed_note()}) to "
+            f"write, found {Path(path).name!r}",
+        )
+    return writer
 
 
 def save_npz(graph: Graph, path: str | Path) -> Path:
@@ -118,7 +129,7 @@ def save_npz(graph: Graph, path: str | Path) -> Path:
         "family": graph.family,
         "provenance": graph.provenance,
     }
-    text = json.dumps(meta, default=_jsonable, sort_keys=True)
+    text = json.dumps(meta, default=json_default, sort_keys=True)
     ids = graph.file_ids.arrays() if graph.file_ids is not None else {}
     with atomic_open(path) as fh:
         np.savez(

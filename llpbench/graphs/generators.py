@@ -2,8 +2,10 @@
 
 Every generator is a pure function of its parameters and ``seed``: random numbers come from
 a counter-based splitmix64 stream (one stream per generated edge), so the result does not
-depend on numpy's RNG, on the platform or on the order in which work is done. Generators give
-unit (int64 ``1``) weights; :func:`llpbench.graphs.weights.assign_weights` is a separate step.
+depend on numpy's RNG, on the platform or on the order in which work is done: the edge
+kernels run in parallel (numba ``prange``) and give the same arrays for any thread count.
+Generators give unit (int8 ``1``) weights; :func:`llpbench.graphs.weights.assign_weights` is
+a separate step.
 
 Edge lists become CSR without a general sort: a counting sort by head followed by a counting
 sort by tail (a two-pass LSD radix sort with ``n`` buckets) leaves every row sorted, and
@@ -15,7 +17,7 @@ peak memory a small multiple of the final CSR.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from llpbench.errors import SpecError
 from llpbench.graphs.graph import Graph
@@ -29,7 +31,7 @@ _S32 = np.uint64(32)
 _LOW32 = np.uint64(0xFFFFFFFF)
 _MASK64 = (1 << 64) - 1
 # Per-generator stream tags, so that two generators given the same seed draw unrelated numbers.
-_TAG = {"kronecker": 1, "rmat": 2, "uniform": 3, "dag": 4, "perm": 5, "dagarcs": 6}
+_TAG = {"kronecker": 1, "rmat": 2, "uniform": 3, "dag": 4, "perm": 5, "dagarcs": 6, "road": 7}
 _MAX_SCALE = 30  # int32 vertex ids
 
 
@@ -52,10 +54,10 @@ def _permutation(n, key):
     return perm
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def _fill_kronecker(src, dst, scale, t_ab, t_a, t_c, key, perm):
     """Graph500 Kronecker edges: one quadrant choice per bit, thresholds scaled to 2**32."""
-    for e in range(src.shape[0]):
+    for e in prange(src.shape[0]):
         s = _mix(key ^ (np.uint64(e) * _GOLDEN))
         u = 0
         v = 0
@@ -73,20 +75,20 @@ def _fill_kronecker(src, dst, scale, t_ab, t_a, t_c, key, perm):
         dst[e] = v
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def _fill_uniform(src, dst, n, key):
     """Both endpoints uniform in ``0..n-1`` (GAP's ``-u`` generator)."""
-    for e in range(src.shape[0]):
+    for e in prange(src.shape[0]):
         r = _mix(key ^ (np.uint64(e) * _GOLDEN))
         src[e] = _below(r >> _S32, n)
         dst[e] = _below(r & _LOW32, n)
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def _fill_dag(src, dst, n, key, order, layer_start):
     """Arcs from lower to higher position of ``order``; with layers, only layer l -> l + 1."""
     n_layers = layer_start.shape[0] - 1
-    for e in range(src.shape[0]):
+    for e in prange(src.shape[0]):
         r = _mix(key ^ (np.uint64(e) * _GOLDEN))
         if n_layers < 2:
             i = _below(r >> _S32, n)
@@ -227,7 +229,7 @@ def _finish(n, src, dst, directed, name, family, prov) -> Graph:
 
 
 def _unit_graph(indptr, indices, directed, name, family, prov) -> Graph:
-    weights = np.ones(indices.shape[0], np.int64)
+    weights = np.ones(indices.shape[0], np.int8)
     return Graph(indptr, indices, weights, directed, name, family, prov)
 
 

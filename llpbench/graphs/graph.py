@@ -26,9 +26,12 @@ class Graph:
     indptr : int64 array of length n + 1
         Row pointers: the out-arcs of ``u`` are ``indices[indptr[u]:indptr[u + 1]]``.
     indices : int32 or int64 array of length m
-        Arc heads.
-    weights : int64 or float64 array of length m
-        Non-negative arc weights.
+        Arc heads: int32 while ``n < 2**31`` (:meth:`from_edges` and the generators choose it).
+    weights : integer or float64 array of length m
+        Non-negative arc weights. Integers are stored in the narrowest *signed* type that holds
+        them (:func:`narrow_weights`: int8 for unit weights, int16 for GAP's 1..255), so that a
+        big graph costs bytes per arc, not words; signed, because unsigned arithmetic wraps
+        (``w - 1``, ``-w``) and numpy turns uint64 mixed with int64 into float64.
     directed : bool
         False when every arc (u, v) has its twin (v, u); ``m`` counts arcs either way.
     name, family : str
@@ -82,7 +85,7 @@ class Graph:
         indices = np.ascontiguousarray(indices)
         weights = np.ascontiguousarray(self.weights)
         if weights.dtype.kind in "iub":
-            weights = weights.astype(np.int64, copy=False)
+            weights = narrow_weights(weights, self.name)
         else:
             weights = weights.astype(np.float64, copy=False)
         if indptr.ndim != 1 or indptr.shape[0] < 1 or indptr[0] != 0:
@@ -92,7 +95,7 @@ class Graph:
                 f"CSR arrays disagree: indptr ends at {indptr[-1]}, "
                 f"{indices.shape[0]} indices, {weights.shape[0]} weights"
             )
-        if weights.shape[0] and weights.min() < 0:
+        if weights.shape[0] and weights.dtype.kind == "f" and weights.min() < 0:
             bad = int(np.argmax(weights < 0))
             raise NegativeWeightError(
                 f"{self.name}: negative weight {weights[bad]} on arc {bad}; "
@@ -130,16 +133,36 @@ class Graph:
         return np.diff(self.indptr)
 
     @cached_property
+    def weight_median(self) -> float:
+        """``np.median(weights)`` in O(m) (a partition, not a sort), computed once.
+
+        SSSP's default bucket width and the graph's statistics read it; ``np.median`` sorts a
+        copy of every weight, seconds on a graph of 10**8 arcs.
+        """
+        m = self.m
+        if m == 0:
+            return float("nan")
+        half = m // 2
+        if self.integer_weights and int(self.weights.max()) < 1 << 16:
+            counts = np.zeros(int(self.weights.max()) + 1, np.int64)  # counting: O(m + max)
+            for at in range(0, m, 1 << 20):  # in chunks: bincount copies its input to int64
+                chunk = np.bincount(self.weights[at : at + (1 << 20)])
+                counts[: chunk.shape[0]] += chunk
+            cum = np.cumsum(counts)
+            hi = int(np.searchsorted(cum, half, side="right"))
+            lo = hi if m % 2 else int(np.searchsorted(cum, half - 1, side="right"))
+            return (lo + hi) / 2
+        kth = [half] if m % 2 else [half - 1, half]
+        part = np.partition(self.weights, kth)
+        return float(part[half]) if m % 2 else (float(part[half - 1]) + float(part[half])) / 2
+
+    @cached_property
     def reverse(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """In-edge CSR ``(indptr, sources, weights)``, built once on first use."""
+        """In-edge CSR ``(indptr, sources, weights)``, built once on first use (no int64 copy
+        of the arcs)."""
         if not self.directed:
             return self.indptr, self.indices, self.weights
-        src = np.repeat(np.arange(self.n, dtype=self.indices.dtype), self.out_degrees())
-        order = np.argsort(self.indices, kind="stable")
-        counts = np.bincount(self.indices, minlength=self.n)
-        rptr = np.zeros(self.n + 1, dtype=np.int64)
-        np.cumsum(counts, out=rptr[1:])
-        out = (rptr, np.ascontiguousarray(src[order]), np.ascontiguousarray(self.weights[order]))
+        out = _transpose(self.indptr, self.indices, self.weights)
         for arr in out:
             arr.setflags(write=False)
         return out
@@ -153,9 +176,7 @@ class Graph:
         through the caches as from ``indices`` plus int64 ``weights``. None when the weights
         are floats or do not fit int32. Built once on first use; read-only.
         """
-        if not self.integer_weights or self.n >= 2**31:
-            return None
-        if self.m and int(self.weights.max()) >= 2**31:
+        if not self.integer_weights or self.n >= 2**31 or self.weights.itemsize > 4:
             return None
         arcs = np.empty((self.m, 2), dtype=np.int32)
         arcs[:, 0] = self.indices
@@ -169,16 +190,19 @@ class Graph:
         scipy would *sum* duplicate entries (arcs of 5 and 7 becoming one of 12); the lightest
         is the one every shortest path uses, so duplicates are merged by minimum instead.
         Explicit zero weights stay stored arcs. Self-loops (:attr:`loops`) are not included.
+        Rows whose heads strictly increase (every generated graph, every :meth:`from_edges`
+        graph) are wrapped as they are; only a graph with parallel or unsorted arcs is sorted.
         """
-        from llpbench.graphs.independent import min_merged_matrix
+        import scipy.sparse as sp
 
-        src, dst, w = self.edges()
-        return min_merged_matrix(self.n, src, dst, w)
+        indptr, indices, weights = min_merged_csr(self.indptr, self.indices, self.weights)
+        return sp.csr_matrix((weights, indices, indptr), shape=(self.n, self.n), copy=False)
 
     def edges(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """All arcs as parallel arrays ``(sources, targets, weights)``."""
-        src = np.repeat(np.arange(self.n, dtype=np.int64), self.out_degrees())
-        return src, self.indices.astype(np.int64), self.weights
+        """All arcs as parallel arrays ``(sources, targets, weights)``; ids keep the graph's
+        index type (int32 while n < 2**31), so no int64 copy of the arcs is made."""
+        src = np.repeat(np.arange(self.n, dtype=self.indices.dtype), self.out_degrees())
+        return src, self.indices, self.weights
 
     def with_weights(self, weights: np.ndarray, rule: str) -> Graph:
         """A copy with new arc weights, recording the rule in the provenance."""
@@ -246,3 +270,79 @@ class Graph:
     def __repr__(self) -> str:
         kind = "directed" if self.directed else "undirected"
         return f"Graph({self.name!r}, family={self.family!r}, n={self.n}, m={self.m}, {kind})"
+
+
+_SIGNED = (np.int8, np.int16, np.int32, np.int64)
+
+
+def narrow_weights(weights: np.ndarray, name: str = "graph") -> np.ndarray:
+    """Integer weights in the narrowest signed type that holds them (a view when already so).
+
+    Raises
+    ------
+    NegativeWeightError
+        If a weight is negative (checked here, on the one min/max scan).
+
+    Examples
+    --------
+    >>> narrow_weights(np.array([1, 255])).dtype
+    dtype('int16')
+    """
+    if weights.shape[0] == 0:
+        return weights.astype(np.int8)
+    lo, hi = int(weights.min()), int(weights.max())
+    if lo < 0:
+        bad = int(np.argmax(weights < 0))
+        raise NegativeWeightError(
+            f"{name}: negative weight {weights[bad]} on arc {bad}; "
+            "shortest-path problems need non-negative weights"
+        )
+    for dtype in _SIGNED:
+        if hi <= np.iinfo(dtype).max:
+            if weights.dtype.kind == "u" and weights.dtype.itemsize >= np.dtype(dtype).itemsize:
+                return weights.astype(dtype)
+            return weights.astype(dtype, copy=False)
+    raise ValueError(f"{name}: weight {hi} does not fit int64")
+
+
+def _rows_strictly_increase(indptr: np.ndarray, indices: np.ndarray) -> bool:
+    """Whether every row's heads strictly increase: no parallel arcs, rows sorted."""
+    if indices.shape[0] < 2:
+        return True
+    rising = indices[1:] > indices[:-1]
+    rising[indptr[1:-1][(indptr[1:-1] > 0) & (indptr[1:-1] < indices.shape[0])] - 1] = True
+    return bool(rising.all())
+
+
+def min_merged_csr(
+    indptr: np.ndarray, indices: np.ndarray, weights: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """CSR rows sorted by head, each parallel group kept once with its minimum weight.
+
+    Already-canonical rows (the common case) come back as they are, without a copy; others
+    are sorted on one combined key ``row * n + head`` (then weight), never a three-key lexsort.
+    """
+    if _rows_strictly_increase(indptr, indices):
+        return indptr, indices, weights
+    n = indptr.shape[0] - 1
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
+    key = rows * max(n, 1) + indices
+    order = np.lexsort((weights, key))
+    key, heads, w = key[order], indices[order], weights[order]
+    first = np.ones(key.shape[0], dtype=bool)
+    first[1:] = key[1:] != key[:-1]
+    rows, heads, w = rows[order][first], heads[first], w[first]
+    out_ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=n), out=out_ptr[1:])
+    return out_ptr, heads, w
+
+
+def _transpose(indptr, indices, weights):
+    """In-edge CSR by a stable sort on heads: sources in increasing order within each row."""
+    n = indptr.shape[0] - 1
+    counts = np.bincount(indices, minlength=n)
+    rptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(counts, out=rptr[1:])
+    src = np.repeat(np.arange(n, dtype=indices.dtype), np.diff(indptr))
+    order = np.argsort(indices, kind="stable")  # stable radix sort for int32 in numpy
+    return rptr, src[order], weights[order]

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
 from llpbench.graphs.graph import Graph
 
@@ -47,25 +48,84 @@ _MASK = np.uint64(0xFFFFFFFFFFFFFFFF)
 _cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def min_merged_matrix(n: int, src: np.ndarray, dst: np.ndarray, weights: np.ndarray):
+def min_merged_matrix(
+    n: int, src: np.ndarray, dst: np.ndarray, weights: np.ndarray, *,
+    both_ways: bool = False, loops: np.ndarray | None = None,
+):
     """A scipy CSR matrix of the arcs, each parallel group kept once with its minimum weight.
 
     scipy's constructors sum duplicates; shortest paths need the minimum. Explicit zero weights
-    stay stored entries (csgraph treats a stored zero as an arc of weight zero).
+    stay stored entries (csgraph treats a stored zero as an arc of weight zero). With
+    ``both_ways`` every arc also stands for its reverse (an undirected reading, without a
+    doubled copy of the arrays); ``loops`` adds a self-loop of weight 0 at each vertex listed.
+
+    Built in O(m) by :func:`_merge_by_source`, this module's own counting sort: no sort of the
+    arcs, no int64 copy of them, the matrix's own arrays (int32 heads, float64 weights) the
+    only arc-sized allocations.
     """
     import scipy.sparse as sp
 
-    src = np.asarray(src, dtype=np.int64)
-    dst = np.asarray(dst, dtype=np.int64)
-    weights = np.asarray(weights)
-    order = np.lexsort((weights, dst, src))
-    src, dst, weights = src[order], dst[order], weights[order]
-    first = np.ones(src.shape[0], dtype=bool)
-    first[1:] = (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])
-    src, dst, weights = src[first], dst[first], weights[first]
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(src, minlength=n), out=indptr[1:])
-    return sp.csr_matrix((weights, dst, indptr), shape=(n, n))
+    loops = np.zeros(0, np.int64) if loops is None else np.asarray(loops)
+    m = src.shape[0] * (2 if both_ways else 1) + loops.shape[0]
+    index = np.int32 if max(n, m) < 2**31 else np.int64
+    indptr, heads, data = _merge_by_source(
+        np.int64(n), np.asarray(src), np.asarray(dst), np.asarray(weights), both_ways, loops,
+        np.zeros(0, index),
+    )
+    return sp.csr_matrix((data, heads, indptr.astype(index)), shape=(n, n), copy=False)
+
+
+@njit(cache=True)
+def _merge_by_source(n, src, dst, weights, both_ways, loops, index):
+    """Counting sort of the arcs by source, then one pass per row keeping the lightest arc to
+    each head (``last[v]`` remembers where row u stored v: O(1) per arc, O(m + n) in all).
+    Rows come out in order of first appearance of each head (csgraph needs no sorted rows)."""
+    k = src.shape[0]
+    count = np.zeros(n + 1, np.int64)
+    for e in range(k):
+        count[src[e] + 1] += 1
+        if both_ways:
+            count[dst[e] + 1] += 1
+    for e in range(loops.shape[0]):
+        count[loops[e] + 1] += 1
+    for u in range(n):
+        count[u + 1] += count[u]
+    heads = np.empty(count[n], index.dtype)
+    data = np.empty(count[n], np.float64)
+    pos = count[:n].copy()
+    for e in range(k):
+        u, v, w = src[e], dst[e], np.float64(weights[e])
+        heads[pos[u]] = v
+        data[pos[u]] = w
+        pos[u] += 1
+        if both_ways:
+            heads[pos[v]] = u
+            data[pos[v]] = w
+            pos[v] += 1
+    for e in range(loops.shape[0]):
+        u = loops[e]
+        heads[pos[u]] = u
+        data[pos[u]] = 0.0
+        pos[u] += 1
+    last = np.full(n, -1, np.int64)  # where the current row keeps head v, -1: not yet
+    out = np.zeros(n + 1, np.int64)
+    put = 0
+    for u in range(n):
+        start = put
+        for p in range(count[u], count[u + 1]):
+            v = heads[p]
+            if last[v] >= start:
+                if data[p] < data[last[v]]:
+                    data[last[v]] = data[p]
+            else:
+                heads[put] = v
+                data[put] = data[p]
+                last[v] = put
+                put += 1
+        out[u + 1] = put
+    if put == heads.shape[0]:  # no parallel arcs (a CSR graph's case): no second copy
+        return out, heads, data
+    return out, heads[:put].copy(), data[:put].copy()
 
 
 def reference_matrix(graph: Graph):
@@ -125,34 +185,33 @@ def _build(graph: Graph):
     if isinstance(reading, dict) and source and Path(source).is_file():
         mine = read_file(Path(source), reading.get("flags", {}))
         src, dst, w = mine.src, mine.dst, mine.weights
-        if not mine.directed:
-            src, dst, w = np.concatenate([src, dst]), np.concatenate([dst, src]), np.tile(w, 2)
         rule = str(graph.provenance.get("weights", "file"))
         if rule == "unit":
             w = np.ones(src.shape[0])
-        elif rule != "file":
+        elif rule != "file":  # the hash is symmetric: an arc and its reverse weigh the same
             w = _rule_weights(rule, src, dst, symmetric=not mine.directed)
-        matrix = min_merged_matrix(mine.n, src, dst, w)
+        matrix = min_merged_matrix(mine.n, src, dst, w, both_ways=not mine.directed)
         return matrix, f"file {source} re-read independently", _dispute(graph, reading, mine)
-    src, dst, w = graph.edges()
-    loops = graph.loops
-    src = np.concatenate([src, loops])
-    dst = np.concatenate([dst, loops])
-    w = np.concatenate([w, np.zeros(loops.shape[0], dtype=w.dtype)])
-    return min_merged_matrix(graph.n, src, dst, w), "the graph's arcs (no source file)", None
+    # the arcs' sources from the row lengths, in the graph's own index type (int32)
+    src = np.repeat(np.arange(graph.n, dtype=graph.indices.dtype), np.diff(graph.indptr))
+    matrix = min_merged_matrix(graph.n, src, graph.indices, graph.weights, loops=graph.loops)
+    return matrix, "the graph's arcs (no source file)", None
 
 
 def read_file(path: Path, flags: dict) -> FileReading:
     """The verifier's reading of ``path``: Matrix Market by scipy, DIMACS and edge lists by
     numpy, each decision taken here (``flags`` are the user's, which settle what they name)."""
-    name = path.name.lower()
-    for suffix in (".gz", ".xz", ".bz2"):
-        name = name.removesuffix(suffix)
-    if name.endswith(".mtx"):
-        return _matrix_market(path, flags)
-    if name.endswith(".gr"):
-        return _dimacs(path, flags)
-    return _edge_list(path, flags, weighted_format=name.endswith(".wel"))
+    from llpbench.graphs.format_table import format_of  # the format's own line names it
+
+    return format_of(path)[1].read_independently()(path, flags)
+
+
+def read_edge_list(path: Path, flags: dict) -> FileReading:
+    return _edge_list(path, flags, weighted_format=False)
+
+
+def read_weighted_edge_list(path: Path, flags: dict) -> FileReading:
+    return _edge_list(path, flags, weighted_format=True)
 
 
 def _matrix_market(path: Path, flags: dict) -> FileReading:

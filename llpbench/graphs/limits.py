@@ -33,7 +33,10 @@ from llpbench.errors import GraphTooLargeError, SpecError
 MAX_MEMORY_ENV = "LLPBENCH_MAX_MEMORY"
 
 BYTES_PER_VERTEX = 24  # indptr of the CSR and of the in-edges, and the degree count (int64)
-BYTES_PER_ARC = 56  # CSR indices + weights, in-edges indices + weights, the sorted arc lists
+# A run's peak above start-up, per arc, measured by scripts/bench_big_graphs.py (docs/
+# big-graphs.md): int32 heads, narrow weights, the packed int32 arcs the SSSP kernels read, the
+# verifier's matrix (int32 heads, float64 weights), the solve's per-vertex arrays amortised.
+BYTES_PER_ARC = 40
 ISOLATED_FACTOR = 1000
 ISOLATED_FLOOR = 1 << 24  # 16M vertices: 384 MB of arrays, whatever the arcs
 
@@ -86,6 +89,19 @@ def graph_bytes(n: int, m: int) -> int:
     """The estimated bytes of a graph of ``n`` vertices read from ``m`` arc lines (each
     counted twice, as an undirected reading stores it); see the module docstring."""
     return BYTES_PER_VERTEX * (n + 1) + BYTES_PER_ARC * 2 * m
+
+
+def peak_rss_bytes() -> int:
+    """This process's peak resident memory so far (``getrusage``'s ``ru_maxrss``), in bytes.
+
+    Recorded in a run's ``meta.json`` (each session's ``peak_rss_bytes``) and printed by the
+    big-graph benchmark: the figure the 40-bytes-per-arc budget is checked against.
+    """
+    import resource
+    import sys
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return int(peak if sys.platform == "darwin" else peak * 1024)  # Linux counts KiB
 
 
 def human_bytes(count: float) -> str:

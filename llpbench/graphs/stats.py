@@ -3,6 +3,8 @@
 Everything is exact except the diameter, which is estimated as the largest eccentricity (in
 hops, following arc directions) seen from a few BFS sources drawn with a fixed seed among the
 vertices that have out-arcs: a lower bound on the true diameter, the same on every call.
+Components and BFS are this module's own numba loops over the CSR, O(n + m) time and O(n)
+memory: scipy's csgraph would first copy every arc into a float64 matrix.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from llpbench.graphs.graph import Graph
 
@@ -45,7 +48,6 @@ def graph_stats(graph: Graph, *, seed: int = 0, bfs_samples: int = 4) -> dict[st
     out_deg = graph.out_degrees()
     in_deg = np.bincount(graph.indices, minlength=n) if graph.directed else out_deg
     touched = (out_deg > 0) | (in_deg > 0)
-    src = np.repeat(np.arange(n, dtype=np.int64), out_deg)
     weights = graph.weights
     stats: dict[str, Any] = {
         "name": graph.name,
@@ -59,11 +61,12 @@ def graph_stats(graph: Graph, *, seed: int = 0, bfs_samples: int = 4) -> dict[st
         "degree_max": int(out_deg.max()) if n else 0,
         "isolated": int(n - np.count_nonzero(touched)),
         # vertices with a self-loop: kept aside in Graph.loops (the reading counts them too)
-        "self_loops": int(np.union1d(graph.loops, src[src == graph.indices]).shape[0]),
+        "self_loops": int(np.union1d(graph.loops,
+                                     _loops_in_rows(graph.indptr, graph.indices)).shape[0]),
         "weight_dtype": str(weights.dtype),
         "weight_min": _scalar(weights.min()) if m else None,
         "weight_max": _scalar(weights.max()) if m else None,
-        "weight_median": float(np.median(weights)) if m else None,
+        "weight_median": graph.weight_median if m else None,  # O(m), not a sort
     }
     if graph.provenance.get("negative_weights"):  # placeholders: the file's are not kept
         stats.update(weight_min=None, weight_max=None, weight_median=None)
@@ -80,54 +83,81 @@ def _scalar(value: np.generic) -> int | float:
     return value.item()
 
 
-def _pattern_matrix(graph: Graph):
-    import scipy.sparse as sp
+@njit(cache=True)
+def _find(parent, x):
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]  # path halving
+        x = parent[x]
+    return x
 
-    ones = np.ones(graph.m, dtype=np.int8)
-    return sp.csr_matrix((ones, graph.indices, graph.indptr), shape=(graph.n, graph.n))
+
+@njit(cache=True)
+def _weak_components(indptr, indices):
+    """Union-find over every arc: the weakly connected components' count and largest size,
+    in O(m) with 4 bytes per vertex (scipy's ``connected_components`` copies the arcs)."""
+    n = indptr.shape[0] - 1
+    parent = np.arange(n).astype(np.int32)
+    for u in range(n):
+        for p in range(indptr[u], indptr[u + 1]):
+            a, b = _find(parent, u), _find(parent, indices[p])
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+    size = np.zeros(n, np.int64)
+    for u in range(n):
+        size[_find(parent, u)] += 1
+    count = 0
+    for u in range(n):
+        count += parent[u] == u
+    return count, size.max()
+
+
+@njit(cache=True)
+def _eccentricity(indptr, indices, root):
+    """Hops from ``root`` to the farthest vertex it reaches, following arc directions."""
+    n = indptr.shape[0] - 1
+    level = np.full(n, -1, np.int32)
+    queue = np.empty(n, np.int32)
+    level[root], queue[0] = 0, root
+    head, tail = 0, 1
+    while head < tail:
+        u = queue[head]
+        head += 1
+        for p in range(indptr[u], indptr[u + 1]):
+            v = indices[p]
+            if level[v] < 0:
+                level[v] = level[u] + 1
+                queue[tail] = v
+                tail += 1
+    return level[queue[tail - 1]]
+
+
+@njit(cache=True)
+def _loops_in_rows(indptr, indices):
+    """Vertices with an arc to themselves in the CSR (a graph built directly may hold some)."""
+    out = []
+    for u in range(indptr.shape[0] - 1):
+        for p in range(indptr[u], indptr[u + 1]):
+            if indices[p] == u:
+                out.append(u)
+                break
+    return np.array(out, dtype=np.int64)
 
 
 def _components(graph: Graph) -> dict[str, int]:
-    from scipy.sparse.csgraph import connected_components
-
     if graph.n == 0:
         return {"components": 0, "largest_component": 0}
-    count, labels = connected_components(
-        _pattern_matrix(graph), directed=graph.directed, connection="weak"
-    )
-    return {"components": int(count), "largest_component": int(np.bincount(labels).max())}
+    count, largest = _weak_components(graph.indptr, graph.indices)
+    return {"components": int(count), "largest_component": int(largest)}
 
 
 def _diameter_estimate(graph: Graph, out_deg: np.ndarray, seed: int, samples: int) -> dict:
-    from scipy.sparse.csgraph import breadth_first_order
-
     candidates = np.flatnonzero(out_deg > 0)
     if samples <= 0 or candidates.size == 0:
         return {"diameter_estimate": 0 if graph.n else None, "bfs_sources": []}
     rng = np.random.default_rng(seed)
     sources = rng.choice(candidates, size=min(samples, candidates.size), replace=False)
-    mat = _pattern_matrix(graph)
-    best = 0
-    for s in sources:
-        order, pred = breadth_first_order(
-            mat, int(s), directed=graph.directed, return_predecessors=True
-        )
-        best = max(best, _bfs_depth(order, pred))
-    return {"diameter_estimate": int(best), "bfs_sources": [int(s) for s in sources]}
-
-
-def _bfs_depth(order: np.ndarray, pred: np.ndarray) -> int:
-    """Eccentricity of the BFS root: levels of a BFS order, found by jumping to predecessors."""
-    if order.size <= 1:
-        return 0
-    # In BFS order every vertex comes after its predecessor, so the depth of the last vertex
-    # visited is the eccentricity; walk its predecessor chain back to the root.
-    depth, v = 0, int(order[-1])
-    root = int(order[0])
-    while v != root:
-        v = int(pred[v])
-        depth += 1
-    return depth
+    best = max(int(_eccentricity(graph.indptr, graph.indices, int(s))) for s in sources)
+    return {"diameter_estimate": best, "bfs_sources": [int(s) for s in sources]}
 
 
 def _short(value: Any) -> Any:

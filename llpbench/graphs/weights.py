@@ -5,7 +5,8 @@ A rule is one of
 - ``uniform-int:LO:HI``: integers uniform in ``LO..HI`` inclusive (GAP's synthetic weights are
   ``uniform-int:1:255``, :data:`DEFAULT_WEIGHT_RULE`);
 - ``uniform-float:LO:HI``: floats uniform in ``[LO, HI]`` (53-bit resolution);
-- ``unit``: every arc weighs 1 (int64);
+- ``unit``: every arc weighs 1 (int8: weights are stored in the narrowest signed type that
+  holds the rule's range, int16 for 1..255);
 - ``file``: keep the weights the graph was read with.
 
 Each weight is a function of its arc and the seed only: splitmix64 of ``(min(u, v), max(u,
@@ -20,7 +21,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from llpbench.errors import NegativeWeightError, SpecError
 from llpbench.graphs.graph import Graph
@@ -125,25 +126,30 @@ def _arc_hash(key, u, v, symmetric):
     return _mix(_mix(key ^ (np.uint64(u) * _GOLDEN)) + np.uint64(v))
 
 
-@njit(cache=True)
-def _int_weights(indptr, indices, key, symmetric, lo, span):
-    """``lo + hash % span`` for every arc (span <= 2**63, so the modulo bias is negligible)."""
-    out = np.empty(indices.shape[0], np.int64)
+@njit(cache=True, parallel=True)
+def _int_weights(indptr, indices, key, symmetric, lo, span, out):
+    """``lo + hash % span`` for every arc into ``out`` (span <= 2**63: the modulo bias is
+    negligible). Rows in parallel: each weight is a function of its arc alone, so the result
+    is the same for any thread count."""
     uspan = np.uint64(span)
-    for u in range(indptr.shape[0] - 1):
+    for u in prange(indptr.shape[0] - 1):
         for p in range(indptr[u], indptr[u + 1]):
             out[p] = lo + np.int64(_arc_hash(key, u, indices[p], symmetric) % uspan)
-    return out
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def _float_weights(indptr, indices, key, symmetric, lo, width):
     out = np.empty(indices.shape[0], np.float64)
-    for u in range(indptr.shape[0] - 1):
+    for u in prange(indptr.shape[0] - 1):
         for p in range(indptr[u], indptr[u + 1]):
             h = _arc_hash(key, u, indices[p], symmetric) >> _S11
             out[p] = lo + (np.float64(h) * 2.0**-53) * width
     return out
+
+
+def _narrowest(hi: int) -> type:
+    """The narrowest signed integer type holding ``0..hi`` (see :func:`~.graph.narrow_weights`)."""
+    return next(t for t in (np.int8, np.int16, np.int32, np.int64) if hi <= np.iinfo(t).max)
 
 
 def _key(seed: int) -> np.uint64:
@@ -182,13 +188,14 @@ def assign_weights(graph: Graph, rule: str | WeightRule, seed: int) -> Graph:
     if parsed.kind == "file":
         return graph
     if parsed.kind == "unit":
-        return graph.with_weights(np.ones(graph.m, np.int64), "unit")
+        return graph.with_weights(np.ones(graph.m, np.int8), "unit")
     key = _key(seed)
     symmetric = not graph.directed
     if parsed.kind == "uniform-int":
         span = int(parsed.hi) - int(parsed.lo) + 1
-        weights = _int_weights(
-            graph.indptr, graph.indices, key, symmetric, int(parsed.lo), np.uint64(span)
+        weights = np.empty(graph.m, _narrowest(int(parsed.hi)))
+        _int_weights(
+            graph.indptr, graph.indices, key, symmetric, int(parsed.lo), np.uint64(span), weights
         )
     else:
         width = float(parsed.hi) - float(parsed.lo)

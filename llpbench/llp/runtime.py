@@ -1,12 +1,11 @@
 """Run one LLP solve: bind the solver template, compile it apart, launch threads, time.
 
-Solvers (CLI spellings in :data:`SOLVERS`):
-
-- ``cyclic``: one thread scans all indices until a pass finds nothing forbidden;
-- ``bag``: one thread with a worklist fed by ``advance``;
-- ``all-indices``: T threads scan static partitions in rounds;
-- ``worklist``: T threads over a pluggable worklist (``swb``, ``ptwb``, ``ptcf``,
-  ``bucketed``, ``obim``).
+The solvers (``cyclic``, ``bag``, ``all-indices``, ``worklist``) and how each is launched are
+the entries of :data:`llpbench.llp.solvers.SOLVERS`; the worklists (``swb``, ``ptwb``,
+``ptcf``, ``bucketed``, ``obim``) those of :data:`llpbench.llp.worklists.WORKLISTS`. This
+module names neither: it prepares what every solve shares (the state, one counter row and
+output buffer per thread, the control block, the time limit) in a :class:`SolveRun` and hands
+it to the solver's launch.
 
 Workers are real OS threads: Python threads calling ``nogil`` kernels, any number of them
 whatever the core count (numba's own ``prange`` pool is capped at the core count). The
@@ -17,31 +16,25 @@ a previous process compiled the same kernel.
 
 from __future__ import annotations
 
-import importlib
 import os
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from llpbench.errors import SolveFailedError, SpecError, UnknownNameError
+from llpbench.errors import SpecError, UnknownNameError
 from llpbench.llp import counters as C
-from llpbench.llp import faults, sync
+from llpbench.llp import faults
 from llpbench.llp.compile import bind
 from llpbench.llp.contract import Instance
-from llpbench.llp.launch import Stopped, Supervision, compile_kernel, run_threads
-from llpbench.llp.watchdog import LostWork, solve_timeout
+from llpbench.llp.solve_run import SolveRun
+from llpbench.llp.solvers import SOLVERS
+from llpbench.llp.watchdog import solve_timeout
 from llpbench.llp.worklists import WORKLISTS
-from llpbench.llp.worklists.fusion import BATCH
 
-SOLVERS: dict[str, str] = {
-    "cyclic": "llpbench.llp.templates.cyclic_solver",
-    "bag": "llpbench.llp.templates.bag_solver",
-    "all-indices": "llpbench.llp.templates.all_indices_solver",
-    "worklist": "llpbench.llp.templates.worklist_solver",
-}
-SINGLE_THREADED = ("cyclic", "bag")
-USES_WORKLIST = ("bag", "worklist")
+__all__ = ["MAX_THREADS", "SLOW_WORKLIST_ENV", "SOLVERS", "SolveResult", "SolveRun",
+           "check_config", "slow_worklist_seconds", "slow_worklists", "solve_llp"]
+
 MAX_THREADS = 256
 #: Test-only: ``swb:0.005`` makes every timed solve over the SWB worklist sleep 5 ms more,
 #: inside the timed region. It exists so that tests can produce a run that is really slower
@@ -71,10 +64,11 @@ def check_config(solver: str, worklist: str | None, threads: int) -> str | None:
         raise UnknownNameError("solver", solver, sorted(SOLVERS))
     if not 1 <= threads <= MAX_THREADS:
         raise SpecError(f"threads must be between 1 and {MAX_THREADS}, got {threads}")
-    if solver in SINGLE_THREADED and threads != 1:
+    entry = SOLVERS[solver]
+    if entry.single_threaded and threads != 1:
         raise SpecError(f"solver {solver!r} is single-threaded; use --threads 1")
-    if solver in USES_WORKLIST:
-        worklist = worklist or ("ptwb" if solver == "worklist" else "swb")
+    if entry.uses_worklist:
+        worklist = worklist or entry.default_worklist
         if worklist not in WORKLISTS:
             raise UnknownNameError("worklist", worklist, sorted(WORKLISTS))
         return worklist
@@ -94,9 +88,13 @@ def solve_llp(
     ----------
     instance : Instance
         Built by a problem module's ``instance(...)``.
-    solver : {"cyclic", "bag", "all-indices", "worklist"}
-    worklist : {"swb", "ptwb", "ptcf", "bucketed", "obim"}, optional
-        For ``bag`` and ``worklist`` (default ``swb`` and ``ptwb``).
+    solver : str
+        A name of :data:`~llpbench.llp.solvers.SOLVERS` (``cyclic``, ``bag``,
+        ``all-indices``, ``worklist``).
+    worklist : str, optional
+        A name of :data:`~llpbench.llp.worklists.WORKLISTS`, for a solver that takes one
+        (default: the solver's ``default_worklist``; ``swb`` for ``bag``, ``ptwb`` for
+        ``worklist``).
     threads : int
         Worker threads, 1 to 256, whatever the number of cores.
     timeout : float, optional
@@ -118,112 +116,29 @@ def solve_llp(
     load them from numba's cache: ``cache_hits`` > 0); it is excluded from ``seconds``.
     """
     worklist = check_config(solver, worklist, threads)
-    wl_module = WORKLISTS[worklist] if worklist else None
+    wl_module = WORKLISTS[worklist].module if worklist else None
     if wl_module is not None and (every := faults.drop_every(worklist)):
         wl_module = faults.lossy_worklist(wl_module, every)
-    module = bind(SOLVERS[solver], instance.problem, wl_module)
-    inst = instance.arrays
-    state = instance.init_state()
-    # One counter row and one output buffer per thread, each its own array (see rawmem).
-    rows = [C.new_counters(1)[0] for _ in range(threads)]
-    bufs = [np.empty(max(1, instance.max_out), dtype=np.int64) for _ in range(threads)]
-    ctl = sync.new_control()
-    work = np.ascontiguousarray(instance.init_work, dtype=np.int64)
-    rounds = np.int64(-1 if instance.max_rounds is None else instance.max_rounds)
-    limit = solve_timeout(timeout)
-    compile_s = 0.0
-    hits = 0
-
-    def compiled(fn, args):
-        nonlocal compile_s, hits
-        s, h = compile_kernel(fn, args)
-        compile_s += s
-        hits += h
-
-    def launch(fn, per_thread, watch=None) -> float:
-        compiled(fn, per_thread[0])
-        sup = Supervision(abort=sync.ABORT, watch=watch, timeout=limit)
-        try:
-            done = run_threads(fn, per_thread, ctl, supervision=sup)
-        except Stopped as stop:
-            raise _failed(instance, solver, worklist, threads, stop.reason, rows) from None
-        _check_codes(done.codes, instance, solver, worklist, threads, rows)
-        return done.seconds
-
-    owner = None
+    entry = SOLVERS[solver]
+    module = bind(entry.template, instance.problem, wl_module)
+    run = SolveRun(instance, solver, worklist, threads, solve_timeout(timeout))
     delay = slow_worklist_seconds(worklist)
     try:
-        if solver == "cyclic":
-            seconds = launch(module.solve, [(inst, state, rows[0], bufs[0], ctl, rounds)])
-        elif solver == "bag":
-            wl, owner = _create_worklist(worklist, instance, 1)
-            seconds = launch(module.solve, [(inst, state, wl, work, rows[0], bufs[0], ctl)])
-        elif solver == "all-indices":
-            nt = np.int64(threads)
-            seconds = launch(module.worker, [
-                (np.int64(t), nt, inst, state, ctl, rows[t], bufs[t], rounds)
-                for t in range(threads)
-            ])
-        else:
-            wl, owner = _create_worklist(worklist, instance, threads)
-            # each worker's fused run and batch (a worklist without levels: one pair each)
-            fuse = importlib.import_module(WORKLISTS[worklist]).FUSE
-            runs = [np.empty(2 * fuse, dtype=np.int64) for _ in range(threads)]
-            batches = [np.empty(2 * min(BATCH, fuse), dtype=np.int64) for _ in range(threads)]
-            compiled(module.seed, (wl, inst, state, work, threads, ctl, rows[0]))
-            t0 = time.perf_counter()
-            module.seed(wl, inst, state, work, threads, ctl, rows[0])
-            seed_s = time.perf_counter() - t0
-            seconds = seed_s + launch(module.worker, [
-                (np.int64(t), inst, state, wl, ctl, rows[t], bufs[t], runs[t], batches[t])
-                for t in range(threads)
-            ], LostWork(ctl, threads))
+        seconds = entry.launch(module, run)
         _sleep(delay)
         seconds += delay
     finally:
-        if owner is not None:
-            owner.close()
-    ctr = np.stack(rows)
+        run.close()
     return SolveResult(
-        state=state,
+        state=run.state,
         seconds=seconds,
-        compile_seconds=compile_s,
-        cache_hits=hits,
-        counters=C.summarize(ctr),
+        compile_seconds=run.compile_seconds,
+        cache_hits=run.cache_hits,
+        counters=C.summarize(np.stack(run.rows)),
         solver=solver,
         worklist=worklist,
         threads=threads,
     )
-
-
-def _failed(instance: Instance, solver: str, worklist: str | None, threads: int, reason: str,
-            rows: list[np.ndarray]) -> SolveFailedError:
-    """The one-line error of a solve that could not finish: where, why, and how far it got
-    (the counters are read while stopped workers may still write them: a lower bound)."""
-    problem = instance.problem.rsplit(".", 1)[-1]
-    config = f"{solver}/{worklist}" if worklist else solver
-    c = C.summarize(np.stack(rows))
-    return SolveFailedError(
-        f"{problem} {config} x{threads}: {reason} ({c['items']} items popped, "
-        f"{c['pushes']} pushed, {c['advances']} advances)"
-    )
-
-
-def _check_codes(codes: list, instance: Instance, solver: str, worklist: str | None,
-                 threads: int, rows: list[np.ndarray]) -> None:
-    """Raise the error a worker's return value reports (see :mod:`llpbench.llp.sync`)."""
-    if sync.ROUND_BOUND in codes:
-        reason = (f"no fixed point after {instance.max_rounds} rounds, the most its lattice "
-                  "allows (an advance that does not advance?)")
-    elif sync.LOST_WORK in codes:
-        c = C.summarize(np.stack(rows))
-        reason = (f"work lost: the worklist emptied with {c['pushes'] - c['items']} of "
-                  f"{c['pushes']} pushed items never popped")
-    elif sync.ABORTED in codes:  # told to stop by nobody: the control block was corrupted
-        reason = "a worker stopped without being told to"
-    else:
-        return
-    raise _failed(instance, solver, worklist, threads, reason, rows)
 
 
 def slow_worklist_seconds(worklist: str | None) -> float:
@@ -258,10 +173,3 @@ def slow_worklists() -> dict[str, float]:
 def _sleep(seconds: float) -> None:
     if seconds > 0:
         time.sleep(seconds)
-
-
-def _create_worklist(worklist: str, instance: Instance, threads: int):
-    """``(wl, owner)``: the worklist's words for compiled code, and the owner of its memory."""
-    return importlib.import_module(WORKLISTS[worklist]).create(
-        instance.n, threads, instance.bucket_width
-    )

@@ -1,16 +1,24 @@
 """One module per LLP problem: formulation, kernels, reference answer and baseline.
 
-:data:`PROBLEMS` maps the CLI spelling of each problem to its module, in one place.
+:data:`PROBLEMS` maps the CLI spelling of each problem to its module, in one place: the
+runner, ``solve``, the self-test, the contract test, the CLI's help (``--problem``) and
+``llpbench list problems`` read it, so adding a problem is its module plus one entry here.
+This module imports no kernel (numba only where a problem module is imported), so that the
+CLI can name the problems in its help without loading the compiler.
 """
 
 from __future__ import annotations
 
 import importlib
+import re
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from llpbench.errors import NegativeWeightError, SpecError, UnknownNameError
-from llpbench.graphs.graph import Graph
-from llpbench.llp.contract import Instance
+
+if TYPE_CHECKING:
+    from llpbench.graphs.graph import Graph
+    from llpbench.llp.contract import Instance
 
 PROBLEMS: dict[str, str] = {
     "sssp": "llpbench.problems.sssp",
@@ -28,6 +36,19 @@ def problem_module(name: str) -> ModuleType:
     if name not in PROBLEMS:
         raise UnknownNameError("problem", name, sorted(PROBLEMS))
     return importlib.import_module(PROBLEMS[name])
+
+
+def problem_names() -> str:
+    """The problems' CLI spellings as help texts write them: ``sssp | bfs | ...``."""
+    return " | ".join(PROBLEMS)
+
+
+def problem_summary(name: str, limit: int = 72) -> str:
+    """One line on problem ``name``: its module docstring's opening phrase (up to the first
+    parenthesis, colon or full stop), at most ``limit`` characters."""
+    doc = " ".join((problem_module(name).__doc__ or name).strip().split("\n\n")[0].split())
+    phrase = re.split(r" \(|: |\. ", doc, maxsplit=1)[0].rstrip(".")
+    return phrase if len(phrase) <= limit else phrase[: limit - 3].rstrip() + "..."
 
 
 def compared_with_default(name: str) -> bool:

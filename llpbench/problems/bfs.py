@@ -12,6 +12,8 @@ Reference: the levels of scipy's ``breadth_first_order`` (from its predecessor t
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -27,8 +29,18 @@ NAME = "bfs"
 INPUT = "graph"
 INF = np.iinfo(np.int64).max
 
+
+
+class Arrays(NamedTuple):
+    """What the kernels read (:attr:`Instance.arrays`), by name (see ``sssp.Arrays``)."""
+
+    indptr: np.ndarray  # CSR offsets of the out-arcs
+    heads: np.ndarray  # out-arc heads
+    rev_indptr: np.ndarray  # CSR offsets of the in-arcs
+    rev_tails: np.ndarray  # in-arc tails
+
+
 # --- kernels -------------------------------------------------------------------------------
-# inst = (indptr, indices, rev_indptr, rev_sources)
 
 
 @njit(nogil=True, cache=True)
@@ -38,7 +50,7 @@ def num_indices(inst, state):
 
 @njit(nogil=True, cache=True)
 def _best_in(inst, state, j):
-    rptr, rsrc = inst[2], inst[3]
+    rptr, rsrc = inst.rev_indptr, inst.rev_tails
     best = atomic_load(state, j)
     for e in range(rptr[j], rptr[j + 1]):
         lu = atomic_load(state, rsrc[e])
@@ -54,7 +66,7 @@ def forbidden(inst, state, j):
 
 @njit(nogil=True, cache=True)
 def advance(inst, state, j, out, ctr):
-    indptr, indices = inst[0], inst[1]
+    indptr, indices = inst.indptr, inst.heads
     best = _best_in(inst, state, j)
     if best < atomic_min(state, j, best):
         ctr[ADVANCES] += 1
@@ -69,7 +81,7 @@ def advance(inst, state, j, out, ctr):
 
 @njit(nogil=True, cache=True)
 def work(inst, state, j, out, ctr):
-    indptr, indices = inst[0], inst[1]
+    indptr, indices = inst.indptr, inst.heads
     nxt = atomic_load(state, j) + 1
     k = 0
     for e in range(indptr[j], indptr[j + 1]):
@@ -111,7 +123,7 @@ def instance(graph: Graph, source: int = 0) -> Instance:
 
     return Instance(
         problem=__name__,
-        arrays=(graph.indptr, graph.indices, rptr, rsrc),
+        arrays=Arrays(graph.indptr, graph.indices, rptr, rsrc),
         n=n,
         max_out=int(graph.out_degrees().max(initial=0)),
         init_state=init_state,

@@ -1,55 +1,71 @@
 """0-1 knapsack as an LLP problem over its dynamic-programming table, one lattice index per
-block of a row (Garg, "A Lattice Linear Predicate Parallel Algorithm for the Dynamic
-Programming Problems", ICDCN 2022; LLP-FW, Ribeiro Alves and Garg, 2026).
+block of a row, the table held in a ring of rows (Garg, "A Lattice Linear Predicate Parallel
+Algorithm for the Dynamic Programming Problems", ICDCN 2022; LLP-FW, Ribeiro Alves and Garg,
+2026).
 
 Formulation
     The table ``T[i][c]``, the best value using items ``< i`` within capacity c, for
-    i = 0..n and c = 0..C, starts at 0 and advances up; row 0 is fixed at 0. Cell (i, c),
-    i >= 1, is forbidden when ``T[i][c] < max(T[i-1][c], T[i-1][c - w] + v)`` for item
-    i-1's weight w and value v (the second term only if c >= w); the least state with
-    nothing forbidden is the DP table, and its last row the answer. A lattice *index* is a
-    block of ``block`` consecutive cells of one row (rows 1..n, ``nblocks`` blocks each, index
-    ``(i - 1) * nblocks + b``): it is forbidden when one of its cells is, and advancing it
-    raises every cell of the block to its target in one loop. Block (i, b) reads block b of
-    row i - 1 and the one or two blocks that hold ``c - w`` for its cells: at most three.
+    i = 0..n and c = 0..C; row 0 is fixed at 0 and ``T[i][c] = max(T[i-1][c],
+    T[i-1][c - w] + v)`` for item i-1's weight w and value v (the second term only if
+    c >= w). A lattice *index* is a block of ``block`` consecutive cells of one row (rows
+    1..n, ``nblocks`` blocks each, index ``(i - 1) * nblocks + b``). Block (i, b) *reads*
+    block b of row i - 1 and the one or two blocks that hold ``c - w`` for its cells: at
+    most three.
+
+Bounded memory: a ring of rows
+    The state holds ``ring`` rows (row i in slot ``i % ring``), not the table: 10^4 items
+    with capacity 10^5 are a 10^9-cell table (8 GB of int64) but a ring of 4 rows is 3.2 MB.
+    Writing row i into its slot overwrites row ``i - ring``, so block (i, b) also waits for
+    its *gate*: every block of row ``i - ring + 1`` that reads block b of row ``i - ring``
+    (the last reader of the cells it overwrites). Each index carries a *settled* mark, the
+    row its slot's block holds (``tag``, a word per slot and block; it only grows, so the
+    state stays a lattice: the table's row i is settled where ``tag >= i``). Index (i, b) is
+    forbidden when it is not settled while everything it reads and its gate are: its value
+    (and mark) must then advance in every solution above the state, and the least state with
+    nothing forbidden has row n settled, its slot the answer. While some row is unsettled the
+    lowest unsettled row's blocks are all forbidden (its reads and gates lie in settled rows
+    below it), so the predicate is lattice-linear; ``ring >= n + 1`` holds the whole table
+    and no gate ever applies.
 
 Two statements of the same predicate
-    *Direct* (``forbidden``/``advance``, the scanning solvers): test the block's cells, raise
-    the low ones, report the blocks of row i + 1 that read this one.
-    *Released* (``work``, the worklist solvers): an item is a block whose blocks above have
-    all *settled*, so its targets are final: ``work`` writes the block once, in a loop that
-    the compiler vectorises (two reads, one store a cell), then takes one off the count of
-    unsettled blocks above of each block below that reads it (an atomic decrement); the
-    decrement that reaches zero reports that block. Each block is computed once, and the
-    wavefront (block b of row i can run once blocks <= b of row i - 1 are done) gives up to
-    ``nblocks`` blocks to run at once. The counts are auxiliary words after the table,
-    set by ``init_state``. Every released block is pushed (going on with it in the same
-    call, as job scheduling does with chains, let one thread snake through the whole
-    wavefront and left the others idle). The seed is row 1, which reads only the fixed
-    row 0.
+    *Direct* (``forbidden``/``advance``, the scanning solvers): test the marks of the
+    block, of its reads and of its gate (at most seven words); advancing writes the block
+    from the settled row above, sets its mark (a release store), and reports the blocks that
+    may have become forbidden: those of row i + 1 that read it and the gates it opened
+    (row ``i + ring - 1`` at the blocks it read, whose readers it completes).
+    *Released* (``work``, the worklist solvers): the same, with each index's reads and gate
+    counted down instead of tested: an item is a block whose count reached zero, so
+    ``work`` writes it once, in a loop that the compiler vectorises (two reads, one store a
+    cell), and takes one off the count of each block below that reads it and of each gate
+    it opens (an atomic decrement each); the decrement that reaches zero reports that block.
+    The seed is row 1 (its reads are the fixed row 0, its gate none). The wavefront (block b
+    of row i runs once the blocks of row i - 1 around b are done and the ring has room)
+    gives up to ``nblocks`` blocks to run at once, and a ring of r rows lets r - 1 rows be
+    in flight together.
 
 Cost (counters per index = per block): ``items`` 1, ``advances`` 1 (blocks written),
-``stale`` 0; what the released form adds to the 1-D DP's n * (C + 1) cell updates is a push,
-a pop and at most three atomic decrements per block, and writing the whole table
-((n + 1)(C + 1) int64: 12.8 MB at 400 items) where the 1-D DP keeps one row in cache. The
-direct form (cyclic: one pass in row-major, i.e. topological, order and one that finds
-nothing) costs atomic loads per cell and cannot be vectorised. The block size trades the
-wavefront's width for the per-block cost (a push, a pop, the decrements, five array views):
-on 400 items (C = 4000) one thread took about 0.75, 0.55, 0.43 and 0.38 ms with blocks of
-512, 1024, 2048 and 4096 (a whole row: no parallelism left) cells, the two-row DP 0.2 ms.
+``stale`` 0; what the released form adds to the two-row DP's n * (C + 1) cell updates is a
+push, a pop and at most six atomic decrements a block (``block`` = 8192 cells: a few
+nanoseconds against microseconds of cell updates). State: ``ring * (C + 1)`` cells, one mark
+per slot and block, and one count per index (n * nblocks int64: 1 MB at 10^4 items,
+capacity 10^5, blocks of 8192; the only part that grows with n * C, 8192 times slower than
+the table). :func:`instance_bytes` states it and :func:`llpbench.problems.check_input`
+refuses a size that does not fit before anything is allocated.
 
 Instances: ``generate(size, seed)``: ``size`` items with seeded uniform integer weights and
-values 1..100 and capacity ``CAPACITY_PER_ITEM * size`` (about a fifth of the items fit);
-``block`` defaults to ``BLOCK_CELLS``. The state holds (size + 1) * (10 size + 1) int64
-cells: 12.8 MB at 400 items, 80 MB at 1000. Reference: the 1-D DP vectorized in numpy.
-Baseline: the 1-D DP in numba (one thread), written with two rows used in turn so that it
-vectorises like the released form's block loop (``dp-1d-inplace``, the in-place
-descending loop, runs scalar and about 4x slower).
+values 1..100 and capacity ``CAPACITY_PER_ITEM * size`` (about a fifth of the items fit):
+``size`` = 10^4 is the 10^9-cell table of configs/problems.toml. Reference: the 1-D DP
+vectorised in numpy (its own code, one row). Baselines: the 1-D DP in numba (one thread),
+written with two rows used in turn so that it vectorises like the released form's block loop
+(``dp-two-rows``; ``dp-1d-inplace``, the in-place descending loop, runs scalar and about 4x
+slower), and a C peer of the two-row DP (:mod:`llpbench.baselines.knapsack_c`, where a C
+compiler is found).
 """
 
 from __future__ import annotations
 
 from functools import partial
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -67,14 +83,26 @@ INPUT = "size"
 CAPACITY_PER_ITEM = 10
 MAX_WEIGHT = 100
 MAX_VALUE = 100
-BLOCK_CELLS = 2048  # cells of a row per lattice index (16 KiB; see Cost)
+BLOCK_CELLS = 8192  # cells of a row per lattice index (64 KiB; see Cost)
+RING_ROWS = 4  # rows the state holds (see Bounded memory)
+
+
+class Items(NamedTuple):
+    """The instance as the kernels see it. A row has ``width`` = C + 1 cells in ``nblocks``
+    blocks of ``block`` (the last may be shorter); the state is ``ring`` rows of cells, then
+    one mark per slot and block (at ``marks``), then one count per index (at ``counts``)."""
+
+    weights: np.ndarray
+    values: np.ndarray
+    width: np.int64
+    block: np.int64
+    nblocks: np.int64
+    ring: np.int64
+    marks: np.int64
+    counts: np.int64
+
 
 # --- kernels -------------------------------------------------------------------------------
-# inst = (weights, values, width, block, nblocks): item i has weights[i], values[i]; a row has
-# width = C + 1 cells in nblocks blocks of ``block`` (the last may be shorter). State: the
-# table, row-major ((items + 1) * width cells), then one count per index (unsettled blocks
-# above it, for ``work``).
-#
 # Kernels touch arrays (``inst``'s and ``state``) only on paths every call takes, and branch on
 # scalars after: numba increfs each array it binds and decrefs it after its last use, and when
 # that last use lies in a branch or before an early return it fails to prune the pair; the two
@@ -83,7 +111,7 @@ BLOCK_CELLS = 2048  # cells of a row per lattice index (16 KiB; see Cost)
 
 @njit(nogil=True, cache=True)
 def num_indices(inst, state):
-    return inst[0].shape[0] * inst[4]
+    return inst.weights.shape[0] * inst.nblocks
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -98,70 +126,88 @@ def _taken_by(b, w, width, block):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _locate(inst, j):
-    """Row i (1..n), block b, its cells [lo, hi), and row i's item (w, v) of index j."""
-    weights, values, width, block, nblocks = inst[0], inst[1], inst[2], inst[3], inst[4]
-    i = j // nblocks + 1
-    b = j - (i - 1) * nblocks
-    lo = b * block
-    return i, b, lo, min(lo + block, width), weights[i - 1], values[i - 1]
+def _reads(b, w, width, block):
+    """The blocks (first, last) of the row above whose cells the take terms of block b read
+    for item weight w; first > last if none (every cell of b lies below w)."""
+    hi = min(b * block + block, width)
+    if hi - 1 < w:
+        return np.int64(1), np.int64(0)
+    return (max(b * block, w) - w) // block, (hi - 1 - w) // block
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _target(state, above, c, w, v):
-    """max(T[i-1][c], T[i-1][c - w] + v), the row above starting at ``above``."""
-    keep = atomic_load(state, above + c)
-    if c >= w:
-        return max(keep, atomic_load(state, above + c - w) + v)
-    return keep
+def _locate(inst, j):
+    """Row i (1..n), block b, its cells [lo, hi), and row i's item (w, v) of index j."""
+    i = j // inst.nblocks + 1
+    b = j - (i - 1) * inst.nblocks
+    lo = b * inst.block
+    return i, b, lo, min(lo + inst.block, inst.width), inst.weights[i - 1], inst.values[i - 1]
 
 
 @njit(nogil=True, cache=True)
-def _report_below(inst, i, b, out):
-    """The indices of row i + 1 that read block b of row i (b itself, then the take blocks)."""
-    weights, width, block, nblocks = inst[0], inst[2], inst[3], inst[4]
-    items = weights.shape[0]
-    first, last = _taken_by(b, weights[min(i, items - 1)], width, block)
-    k = 0
+def _report_below(inst, i, b, out, k):
+    """Append to ``out[k:]`` the indices of row i + 1 that read block b of row i (b itself,
+    then the take blocks); return the new length."""
+    items = inst.weights.shape[0]
+    first, last = _taken_by(b, inst.weights[min(i, items - 1)], inst.width, inst.block)
     if i < items:
-        out[0] = i * nblocks + b
-        k = 1
+        out[k] = i * inst.nblocks + b
+        k += 1
         for s in range(first, last + 1):
             if s != b:
-                out[k] = i * nblocks + s
+                out[k] = i * inst.nblocks + s
                 k += 1
     return k
 
 
 @njit(nogil=True, cache=True)
-def forbidden(inst, state, j):
-    i, b, lo, hi, w, v = _locate(inst, j)
-    width = inst[2]
-    low = False
-    for c in range(lo, hi):
-        low |= _target(state, (i - 1) * width, c, w, v) > atomic_load(state, i * width + c)
-    return low
+def _report_gates(inst, i, b, w, out, k):
+    """Append the gates block (i, b) opens: row ``i + ring - 1`` at each block b reads of
+    row i - 1 (it is one of their readers); return the new length."""
+    row = i + inst.ring - 1
+    if row <= inst.weights.shape[0]:
+        base = (row - 1) * inst.nblocks
+        out[k] = base + b
+        k += 1
+        first, last = _reads(b, w, inst.width, inst.block)
+        for s in range(first, last + 1):
+            if s != b:
+                out[k] = base + s
+                k += 1
+    return k
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _settled(inst, state, i, b):
+    """Whether block b of row i is settled (row 0 always is)."""
+    return atomic_load(state, inst.marks + (i % inst.ring) * inst.nblocks + b) >= i
 
 
 @njit(nogil=True, cache=True)
-def advance(inst, state, j, out, ctr):
-    """Raise the block's low cells (one writer per index: the scanning solvers partition
-    the indices) and report the blocks below that read it."""
+def forbidden(inst, state, j):
+    """Not settled, while the blocks it reads and its gate are."""
     i, b, lo, hi, w, v = _locate(inst, j)
-    width = inst[2]
-    raised = False
-    for c in range(lo, hi):
-        t = _target(state, (i - 1) * width, c, w, v)
-        if t > atomic_load(state, i * width + c):
-            atomic_store_release(state, i * width + c, t)
-            raised = True
-    ctr[ADVANCES] += raised
-    return _report_below(inst, i, b, out)
+    if _settled(inst, state, i, b) or not _settled(inst, state, i - 1, b):
+        return False
+    first, last = _reads(b, w, inst.width, inst.block)
+    for s in range(first, last + 1):
+        if not _settled(inst, state, i - 1, s):
+            return False
+    r = i - inst.ring
+    if r < 0:
+        return True
+    if not _settled(inst, state, r + 1, b):
+        return False
+    first, last = _taken_by(b, inst.weights[r], inst.width, inst.block)
+    for s in range(first, last + 1):
+        if not _settled(inst, state, r + 1, s):
+            return False
+    return True
 
 
 @njit(nogil=True, cache=True, inline="always")
 def _write_block(state, above, row, lo, hi, w, v):
-    """Cells [lo, hi) of the row at ``row`` from the final row above at ``above``.
+    """Cells [lo, hi) of the row at ``row`` from the settled row above at ``above``.
 
     Views indexed from 0: numba then emits no negative-index check and the loops vectorise
     (indexing ``state`` at an offset instead ran 2x slower than the 1-D DP)."""
@@ -176,20 +222,35 @@ def _write_block(state, above, row, lo, hi, w, v):
         dst[p] = max(keep[p], take[p] + v)
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _settle(inst, state, j, ctr):
+    """Write block j from the row above into its slot and mark it settled; (i, b, w)."""
+    i, b, lo, hi, w, v = _locate(inst, j)
+    width, ring = inst.width, inst.ring
+    _write_block(state, ((i - 1) % ring) * width, (i % ring) * width, lo, hi, w, v)
+    atomic_store_release(state, inst.marks + (i % ring) * inst.nblocks + b, i)
+    ctr[ADVANCES] += 1
+    return i, b, w
+
+
+@njit(nogil=True, cache=True)
+def advance(inst, state, j, out, ctr):
+    """Settle block j (one writer per index: the scanning solvers partition the indices)
+    and report the blocks below that read it and the gates it opens."""
+    i, b, w = _settle(inst, state, j, ctr)
+    return _report_gates(inst, i, b, w, out, _report_below(inst, i, b, out, 0))
+
+
 @njit(nogil=True, cache=True)
 def work(inst, state, j, out, ctr):
-    """Block j's blocks above have settled: write it, report the blocks below it settles."""
-    width = inst[2]
-    counts = (inst[0].shape[0] + 1) * width
-    i, b, lo, hi, w, v = _locate(inst, j)
-    _write_block(state, (i - 1) * width, i * width, lo, hi, w, v)
-    ctr[ADVANCES] += 1
-    # the table's stores above are published by the decrements' full fences
-    reads = _report_below(inst, i, b, out)
+    """Block j's reads and gate have settled: settle it, report the blocks it releases."""
+    i, b, w = _settle(inst, state, j, ctr)
+    # the stores above are published by the decrements' full fences
+    reads = _report_gates(inst, i, b, w, out, _report_below(inst, i, b, out, 0))
     k = 0
     for r in range(reads):
         below = out[r]
-        if atomic_fetch_add(state, counts + below, -1) == 1:
+        if atomic_fetch_add(state, inst.counts + below, -1) == 1:
             out[k] = below
             k += 1
     return k
@@ -197,7 +258,7 @@ def work(inst, state, j, out, ctr):
 
 @njit(nogil=True, cache=True)
 def priority(inst, state, j):
-    return j // inst[4]  # the row: a row before the rows that read it
+    return j // inst.nblocks  # the row: a row before the rows that read it
 
 
 @njit(nogil=True, cache=True)
@@ -208,12 +269,26 @@ def stale(inst, state, j, key):
 # --- instances -----------------------------------------------------------------------------
 
 
-def _counts_above(weights: np.ndarray, width: int, block: int, nblocks: int) -> np.ndarray:
-    """For each index (row i >= 1, block b): how many distinct blocks of row i - 1 it reads
-    (0 for row 1, which reads the fixed row 0)."""
+def _readers_below(weights_next: np.ndarray, width: int, block: int, nblocks: int) -> np.ndarray:
+    """For each row r (item weight ``weights_next[r]`` in row r + 1) and block b: how many
+    distinct blocks of row r + 1 read block b of row r."""
+    b = np.arange(nblocks, dtype=np.int64)[None, :]
+    w = weights_next[:, None]
+    first = b * block + w
+    none = first > width - 1
+    lo_blk = first // block
+    hi_blk = np.minimum(b * block + block - 1 + w, width - 1) // block
+    own_outside = (b < lo_blk) | (b > hi_blk)
+    return np.where(none, 1, hi_blk - lo_blk + 1 + own_outside)
+
+
+def _counts(weights: np.ndarray, width: int, block: int, nblocks: int, ring: int) -> np.ndarray:
+    """For each index (row i >= 1, block b): the distinct blocks of row i - 1 it reads (0
+    for row 1, which reads the fixed row 0), plus, for i >= ring, its gate: the readers of
+    block b of row i - ring."""
     n = weights.shape[0]
     counts = np.zeros((n, nblocks), dtype=np.int64)
-    if n <= 1:
+    if n == 0:
         return counts.ravel()
     b = np.arange(nblocks, dtype=np.int64)[None, :]
     lo, hi = b * block, np.minimum(b * block + block, width)
@@ -223,7 +298,24 @@ def _counts_above(weights: np.ndarray, width: int, block: int, nblocks: int) -> 
     last = (hi - 1 - w) // block
     own_outside = (b < first) | (b > last)
     counts[1:] = np.where(takes, last - first + 1 + own_outside, 1)
+    if n >= ring:  # rows ring..n wait for the readers of rows 0..n - ring (items 0..)
+        counts[ring - 1 :] += _readers_below(weights[: n - ring + 1], width, block, nblocks)
     return counts.ravel()
+
+
+def _layout(n: int, width: int, block: int | None, ring: int | None) -> tuple[int, int, int]:
+    """(block, nblocks, ring) as an instance uses them."""
+    block = min(int(block or BLOCK_CELLS), width)
+    ring = max(2, min(int(ring or RING_ROWS), n + 1))
+    return block, -(-width // block), ring
+
+
+def state_words(n: int, capacity: int, block: int | None = None, ring: int | None = None) -> int:
+    """The int64 words of the state: ``ring`` rows, a mark per slot and block, a count per
+    index."""
+    width = int(capacity) + 1
+    block, nblocks, ring = _layout(n, width, block, ring)
+    return ring * width + ring * nblocks + n * nblocks
 
 
 def instance(
@@ -232,14 +324,17 @@ def instance(
     capacity: int,
     name: str = "custom",
     block: int | None = None,
+    ring: int | None = None,
 ):
     """The instance of items (``weights``, ``values`` >= 0 integers) and ``capacity``, with
-    ``block`` cells of a row per lattice index (default ``BLOCK_CELLS``).
+    ``block`` cells of a row per lattice index (default ``BLOCK_CELLS``) and ``ring`` rows
+    held (default ``RING_ROWS``; at least 2, at most the whole table).
 
     Raises
     ------
     SpecError
-        If the arrays differ in length or hold negative numbers, capacity < 0 or block < 1.
+        If the arrays differ in length or hold negative numbers, capacity < 0, block < 1 or
+        ring < 2.
     """
     weights = np.ascontiguousarray(weights, dtype=np.int64)
     values = np.ascontiguousarray(values, dtype=np.int64)
@@ -249,41 +344,48 @@ def instance(
         raise SpecError("knapsack: weights and values must be >= 0")
     if block is not None and block < 1:
         raise SpecError(f"knapsack: block must be >= 1 cell, got {block}")
+    if ring is not None and ring < 2:
+        raise SpecError(f"knapsack: the ring must hold >= 2 rows, got {ring}")
     n, width = weights.shape[0], int(capacity) + 1
-    block = min(int(block or BLOCK_CELLS), width)
-    nblocks = -(-width // block)
-    counts = _counts_above(weights, width, block, nblocks)
-    cells = (n + 1) * width
+    block, nblocks, ring = _layout(n, width, block, ring)
+    counts = _counts(weights, width, block, nblocks, ring)
+    marks_at = ring * width
+    counts_at = marks_at + ring * nblocks
 
     def init_state() -> np.ndarray:
-        state = np.full(cells + counts.shape[0], 0, dtype=np.int64)  # written: no page faults
-        state[cells:] = counts
+        state = np.full(counts_at + counts.shape[0], 0, dtype=np.int64)  # written: no faults
+        state[marks_at + nblocks : counts_at] = -1  # slot 0 holds the settled row 0
+        state[counts_at:] = counts
         return state
 
+    arrays = Items(weights, values, np.int64(width), np.int64(block), np.int64(nblocks),
+                   np.int64(ring), np.int64(marks_at), np.int64(counts_at))
     return Instance(
         problem=__name__,
-        arrays=(weights, values, np.int64(width), np.int64(block), np.int64(nblocks)),
+        arrays=arrays,
         n=n * nblocks,
-        max_out=3,
+        max_out=6,
         init_state=init_state,
         init_work=np.arange(nblocks if n else 0, dtype=np.int64),
         bucket_width=1,
         meta={
             "name": name, "items": n, "capacity": int(capacity), "integer": True,
-            "block": block, "blocks_per_row": nblocks,
+            "block": block, "blocks_per_row": nblocks, "ring": ring,
         },
-        max_rounds=n + 1,  # row i reads only row i - 1: one pass settles one more row
+        max_rounds=n + 1,  # each pass settles at least the lowest unsettled row
     )
 
 
-def generate(size: int, seed: int = 0) -> Instance:
+def generate(size: int, seed: int = 0, block: int | None = None,
+             ring: int | None = None) -> Instance:
     """``size`` items, weights and values uniform in 1..100, capacity 10 * ``size``."""
     if size is None or size < 1:
         raise SpecError(f"knapsack needs a size >= 1, got {size}")
     rng = np.random.default_rng([int(seed), 0x0C0])
     weights = rng.integers(1, MAX_WEIGHT + 1, size)
     values = rng.integers(1, MAX_VALUE + 1, size)
-    return instance(weights, values, CAPACITY_PER_ITEM * size, name=f"n{size}-seed{seed}")
+    return instance(weights, values, CAPACITY_PER_ITEM * size, name=f"n{size}-seed{seed}",
+                    block=block, ring=ring)
 
 
 def make(graph, size: int | None, seed: int, source=None) -> Instance:
@@ -297,14 +399,15 @@ def make(graph, size: int | None, seed: int, source=None) -> Instance:
 
 
 def answer(inst: Instance, state: np.ndarray) -> np.ndarray:
-    """The last row: the best value for each capacity 0..C (int64)."""
-    width, items = int(inst.arrays[2]), inst.meta["items"]
-    return state[items * width : (items + 1) * width].copy()
+    """The last row (in slot ``items % ring``): the best value for each capacity 0..C."""
+    width, items = int(inst.arrays.width), inst.meta["items"]
+    slot = items % int(inst.arrays.ring)
+    return state[slot * width : (slot + 1) * width].copy()
 
 
 def reference(inst: Instance) -> np.ndarray:
     """The 1-D DP vectorized over capacities (numpy): ``T[c:] = max(T[c:], T[:-w] + v)``."""
-    weights, values, width = inst.arrays[:3]
+    weights, values, width = inst.arrays.weights, inst.arrays.values, inst.arrays.width
     best = np.zeros(int(width), dtype=np.int64)
     for w, v in zip(weights.tolist(), values.tolist(), strict=True):
         if w == 0:
@@ -364,17 +467,36 @@ def baseline(inst: Instance, threads: int = 1, kernel: str = "dp-two-rows") -> B
     """The 1-D DP (``threads`` is ignored): ``kernel`` from :data:`DP_KERNELS`, by default
     the vectorised two-row DP; compilation timed apart."""
     fn = DP_KERNELS[kernel]
-    args = inst.arrays[:3]
+    args = (inst.arrays.weights, inst.arrays.values, inst.arrays.width)
     best, seconds, compile_s = timed_call(fn, *args)
     return BaselineResult(best, seconds, compile_s, kernel, {"threads": 1})
 
 
-#: The baselines by name, the default first (``--baseline NAME`` picks another).
-BASELINES = {name: partial(baseline, kernel=name) for name in DP_KERNELS}
+def c_baseline(inst: Instance, threads: int = 1) -> BaselineResult:
+    """The two-row DP in C (:mod:`llpbench.baselines.knapsack_c`; ``threads`` is ignored)."""
+    from llpbench.baselines.knapsack_c import c_two_rows
+
+    return c_two_rows(inst.arrays.weights, inst.arrays.values, int(inst.arrays.width))
+
+
+def _baselines() -> dict:
+    from llpbench.baselines.knapsack_c import NAME as C_NAME
+    from llpbench.baselines.knapsack_c import available
+
+    out = {name: partial(baseline, kernel=name) for name in DP_KERNELS}
+    if available():
+        out[C_NAME] = c_baseline
+    return out
+
+
+#: The baselines by name, the default first (``--baseline NAME`` picks another); the C peer
+#: only where a C compiler is found.
+BASELINES = _baselines()
 
 
 def instance_bytes(size: int, variant: str | None = None) -> int:
     """A lower bound of the instance's peak bytes, checked before it is allocated
-    (:func:`llpbench.problems.check_input`): the DP table of (size + 1) rows of
-    10 * size + 1 int64 cells."""
-    return 8 * (size + 1) * (CAPACITY_PER_ITEM * size + 1)
+    (:func:`llpbench.problems.check_input`): the state (:func:`state_words`: the ring, the
+    marks and a count per index) and the reference's row."""
+    capacity = CAPACITY_PER_ITEM * size
+    return 8 * (state_words(size, capacity) + 2 * (capacity + 1))

@@ -1,52 +1,62 @@
-"""Reduction and prefix sums as an LLP problem: Blelloch's up-sweep/down-sweep tree
-("Prefix sums and their applications", 1990) stated as a least fixed point that only moves up
-(Garg, "Predicate detection to solve combinatorial optimization problems", SPAA 2020;
-LLP-FW, Ribeiro Alves and Garg, 2026).
+"""Reduction and prefix sums as an LLP problem: a chain of blocks whose offsets are found by
+looking back over the blocks before them (the single-pass "decoupled look-back" scan of
+Merrill and Garland, "Single-pass parallel prefix scan with decoupled look-back", 2016),
+stated as a least fixed point that only moves up (Garg, "Predicate detection to solve
+combinatorial optimization problems", SPAA 2020; LLP-FW, Ribeiro Alves and Garg, 2026).
 
 Formulation
-    Input: ``a[0..n)`` of int64 (any sign), cut into blocks of ``B`` elements, the blocks
-    the leaves of a complete binary tree (heap numbering, ``L`` a power of two, leaf of block
-    b = node ``L + b``; padding leaves are empty). Every variable is a monotone function of
-    others, so ``x < f(x's inputs)`` is lattice-linear; advancing sets ``x = f`` (atomic max).
-    Every variable starts at ``UNSET``, a bottom below any sum, and ``f`` is ``UNSET`` while
-    one of its inputs is (a sum is monotone in each input, and ``UNSET`` lies below every
-    value, so ``f`` stays monotone): values of any sign then only move up, from ``UNSET`` to
-    their final value, with no overflow from adding bottoms.
+    Input: ``a[0..n)`` of int64 (any sign), cut into ``nb`` blocks of ``B`` elements; one
+    lattice index per block. Its variables are monotone functions of others, so
+    ``x < f(x's inputs)`` is lattice-linear; advancing sets ``x = f`` (atomic max). Every
+    variable starts at ``UNSET``, a bottom below any sum, and ``f`` is ``UNSET`` while one of
+    its inputs is (a sum is monotone in each input, and ``UNSET`` lies below every value), so
+    values of any sign only move up, from ``UNSET`` straight to their final value.
 
-    - ``U(i)``, subtree sums: ``U(leaf b) = sum a[block b]``, ``U(i) = U(2i) + U(2i+1)``;
-    - ``D(i)``, sum of everything left of node i: ``D(1) = 0``, ``D(2i) = D(i)``,
-      ``D(2i+1) = D(i) + U(2i)``;
-    - ``E(b)``, the offset block b's outputs are written with: ``E(b) = D(leaf b)``.
+    - ``A(b) = sum a[block b]``, the block's aggregate;
+    - ``I(b) = A(0) + ... + A(b)``, its inclusive prefix, found by *look-back*: walking
+      ``k = b - 1, b - 2, ...`` over aggregates that are set until an ``I(k)`` that is
+      (``I(b) = I(k) + A(k+1) + ... + A(b)``; at ``k = -1`` the sum starts at 0), at most
+      ``LOOKBACK`` blocks; ``UNSET`` if the walk meets an unset aggregate first or runs out.
+      That ``f`` is monotone: a state above one where the walk succeeded makes it stop at
+      the same ``I`` or a nearer one, with the same value.
 
-    The dependencies are acyclic, so the least state with nothing forbidden is the answer:
-    the total ``U(1)`` and, for p in block b, ``P[p] = E(b) + a[lo] + ... + a[p]``.
-    ``B = 1`` would be the sequential chain; blocks make an index worth a loop, the tree
-    gives depth log L.
+    Block b is forbidden while ``A(b)`` is unset or ``I(b) < f``. ``work(b)`` sums the block,
+    looks back, and if that found the offset ``E(b) = I(b) - A(b)`` claims ``I(b)`` (atomic
+    max from ``UNSET``: one winner), reports ``b + 1`` if its aggregate is already set (its
+    own look-back failed, or will find ``I(b)``), and writes the block's outputs
+    ``P[p] = E(b) + a[lo] + ... + a[p]``. Nothing waits: a block whose look-back fails
+    leaves its aggregate for the blocks after it and is pushed again by the claim of
+    ``I(b - 1)``. (The claim and the aggregate store are locked RMWs, full fences: of block
+    b's look-back reading ``I(b - 1)`` and the claim of ``I(b - 1)`` reading ``A(b)``, at
+    least one sees the other's store, so no block is left forbidden.) ``P`` is not a lattice
+    variable: it is written once, by the winner of the claim, with plain stores, and read
+    only after the solve.
 
-Outputs
-    Advancing ``E(b)`` also *materialises* block b's outputs ``P`` (in the state after the
-    lattice variables). They are not lattice variables: an atomic max per element (a
-    ``lock cmpxchg`` loop) took 145 ms for 10^7 elements, a release store (a plain move on
-    x86) 18 ms, about what ``np.cumsum`` takes. Two workers may write one block (a worklist
-    can hold it twice), so a writer claims its offset with an atomic max on ``E(b)``,
-    writes, and re-reads ``E(b)`` with an atomic RMW (a full fence); if a larger offset was
-    claimed meanwhile it writes again with that one. Every element's last store is then
-    made with the final offset (a store made with a smaller one precedes the claim of the
-    larger, which precedes its owner's stores), and no writer waits for another: a late
-    writer with a smaller offset helps finish the block.
+Cost
+    The block is summed and then scanned while it is still in the core's cache (``B`` =
+    8192 values, 64 KiB), so a block whose look-back succeeds at once costs one read of its
+    values from memory and one write of its outputs: the traffic of a one-pass copy, where
+    the blocked baseline (reduce, then scan) reads the array twice. One worklist item per
+    block (``items/index`` 1, ``advances/index`` 1); a block pushed again (``items/index``
+    above 1) is one whose offset came late, and its second visit reads its values from
+    memory again. At one thread, in block order, every offset is known before its block is
+    read, so every block takes the fused pass: the sequential scan's traffic plus one
+    worklist item per 8192 values. At two threads the seed deals the blocks round-robin, and
+    a block whose neighbour is being scanned by the other thread at that moment finds no
+    offset (``RETRIES``) and is read again when it is pushed back: measured at 10^8,
+    ``items/index`` 1.84 and about 1.6x the time of a one-pass copy (see docs/problems.md).
+    A bounded spin on the neighbour's aggregate was tried and measured no faster, so nothing
+    here waits. The earlier formulation (Blelloch's up-sweep/down-sweep tree over the same
+    blocks) read the array twice, like the blocked scan, and ran at about 2x the scan's
+    time at one thread.
 
-Indices are numbered in a topological order (up-sweep leaves first and root last, then the
-down-sweep from the root, then the blocks), so one cyclic pass computes everything; the
-priority is that order's level (``U`` by height, ``D`` by depth, blocks last), so the
-priority worklists run Blelloch's schedule and write each block once. ``U(i)`` reports its
-parent and its right sibling's ``D``; ``D(i)`` its children's ``D``, or at a leaf its block.
-The initial work is every leaf ``U``, the root's ``D`` and every block.
-
-State (int64): ``U`` at ``[0, 2L)`` and ``D`` at ``[2L, 4L)`` by node, ``E`` at
-``[4L, 4L + blocks)``, then ``P`` (n); padding leaves start at their sum, 0. Reference:
-``np.cumsum`` and ``sum``. Baseline: the two-pass blocked parallel scan (reduce, then scan
-with offsets) on the same number of OS threads as the LLP solve (one thread: one scan
-pass); ``numpy-cumsum`` remains as a named alternative.
+State (int64): ``A`` at ``[0, nb)``, ``I`` at ``[nb, 2 nb)``, then ``P`` (n). Priority: the
+block number (earlier blocks first). Reference: ``np.cumsum`` and ``sum``. Baseline: the
+two-pass blocked parallel scan (reduce, then scan with offsets) on the same number of OS
+threads as the LLP solve (one thread: one scan pass); ``numpy-cumsum`` and ``numba-cumsum``
+(``np.cumsum`` compiled by numba) are the in-process peers. Floor (``FLOORS``): a one-pass
+copy of the values on the machine's cores (:func:`copy_floor`), the memory traffic every
+scan must make.
 
 Instances (``VARIANTS``): ``nonnegative`` (uniform 0..1000, the default) and ``signed``
 (uniform -1000..1000).
@@ -54,165 +64,145 @@ Instances (``VARIANTS``): ``nonnegative`` (uniform 0..1000, the default) and ``s
 
 from __future__ import annotations
 
+import os
 import time
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from llpbench.baselines import BaselineResult
 from llpbench.errors import SpecError
-from llpbench.llp.atomics import atomic_fetch_add, atomic_load, atomic_max, atomic_store_release
+from llpbench.llp.atomics import atomic_load, atomic_max
 from llpbench.llp.contract import Instance
 from llpbench.llp.contract import no_prefetch as prefetch  # noqa: F401 (contract kernel)
 from llpbench.llp.counters import ADVANCES, RETRIES
+from llpbench.llp.launch import timed_call
 
 NAME = "reduction"
 INPUT = "size"
 MAX_VALUE = 1000  # generated inputs are uniform in 0..MAX_VALUE (signed: -MAX_VALUE..)
 VARIANTS = ("nonnegative", "signed")
 UNSET = np.iinfo(np.int64).min  # every variable's bottom: below any sum
-MAX_BLOCK = 4096  # elements per leaf block
+MAX_BLOCK = 8192  # values per block: 64 KiB, summed and then scanned in the core's cache
 TARGET_BLOCKS = 256  # small inputs still get this many blocks (block size >= 1)
+LOOKBACK = 64  # blocks a look-back walks at most before it gives up
+
+
+class Blocks(NamedTuple):
+    """The instance as the kernels see it: the values in ``nblocks`` blocks of ``block``
+    (the last may be shorter); the state's prefix sums start at ``prefix`` (= 2 nblocks)."""
+
+    values: np.ndarray
+    block: np.int64
+    nblocks: np.int64
+    prefix: np.int64
+
 
 # --- kernels -------------------------------------------------------------------------------
-# inst = (a, block, nblocks, leaves, prio); index j is
-#   j < 2L - 1:           U of node 2L - 1 - j      (leaves first, root last)
-#   2L - 1 <= j < 4L - 2: D of node j - 2L + 2      (root first)
-#   4L - 2 <= j:          block j - 4L + 2
+# state = [A(0..nb) | I(0..nb) | P(0..n)]. Arrays are used on paths every call takes: numba
+# cannot prune the atomic incref/decref pair of an array whose last use is conditional (see
+# knapsack.py).
 
 
 @njit(nogil=True, cache=True)
 def num_indices(inst, state):
-    return inst[4].shape[0]
+    return inst.nblocks
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _block_sum(a, lo, hi):
-    return a[lo:hi].sum()  # a slice: numba vectorises it, unlike a loop from a variable lo
+def _look_back(state, nb, b):
+    """``(E(b), stop)``: the sum of every block before b, from the nearest set ``I`` within
+    ``LOOKBACK`` blocks and the aggregates between, and -1; or ``(UNSET, k)`` when the
+    aggregate of block k on the way is unset (``k = -1``: the walk ran out)."""
+    total = np.int64(0)
+    k = b - 1
+    while k >= 0 and b - k <= LOOKBACK:
+        inclusive = atomic_load(state, nb + k)
+        if inclusive != UNSET:
+            return inclusive + total, np.int64(-1)
+        agg = atomic_load(state, k)
+        if agg == UNSET:
+            return UNSET, k
+        total += agg
+        k -= 1
+    return (total, np.int64(-1)) if k < 0 else (UNSET, np.int64(-1))
 
 
 @njit(nogil=True, cache=True)
-def _node_slot_target(inst, state, j):
-    """For a tree index j: (state slot, f(inputs)) of its variable; ``UNSET`` while an input
-    is."""
-    a, block, leaves = inst[0], inst[1], inst[3]
-    if j < 2 * leaves - 1:
-        i = 2 * leaves - 1 - j
-        if i >= leaves:
-            lo = min((i - leaves) * block, a.shape[0])
-            return i, _block_sum(a, lo, min(lo + block, a.shape[0]))
-        left, right = atomic_load(state, 2 * i), atomic_load(state, 2 * i + 1)
-        unset = (left == UNSET) | (right == UNSET)
-        return i, UNSET if unset else left + right
-    i = j - 2 * leaves + 2
-    if i == 1:
-        return 2 * leaves + 1, np.int64(0)
-    d = atomic_load(state, 2 * leaves + (i >> 1))
-    u = atomic_load(state, i - 1) if i & 1 else np.int64(0)
-    return 2 * leaves + i, UNSET if (d == UNSET) | (u == UNSET) else d + u
+def forbidden(inst, state, b):
+    nb = inst.nblocks
+    if atomic_load(state, b) == UNSET:
+        return True
+    return atomic_load(state, nb + b) == UNSET and _look_back(state, nb, b)[0] != UNSET
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _sum_and_look_back(state, nb, b, seg, ctr):
+    """Publish ``A(b)`` (a locked RMW: a full fence before the look-back), then look back
+    once more (the previous block may have finished meanwhile). Nothing waits: a failed
+    look-back leaves b to the claim of ``I(b - 1)``, which pushes it again."""
+    agg = seg.sum()  # a slice: numba vectorises it
+    atomic_max(state, b, agg)
+    ctr[ADVANCES] += 1
+    offset = _look_back(state, nb, b)[0]
+    ctr[RETRIES] += offset == UNSET  # left for the claim of I(b - 1) to push again
+    return agg, offset
 
 
 @njit(nogil=True, cache=True)
-def _write_block(inst, state, b, offset):
-    """Store block b's outputs for ``offset`` (release stores: plain moves on x86)."""
-    a, block, nblocks, leaves = inst[0], inst[1], inst[2], inst[3]
-    lo = b * block
-    seg = a[lo : min(lo + block, a.shape[0])]
-    base = 4 * leaves + nblocks + lo
+def work(inst, state, b, out, ctr):
+    """ensure(b). Offset known before the sum (the previous block is done): one fused pass
+    scans the block from it, then claims ``I(b)`` and sets ``A(b)``. Else sum the block,
+    look back, and if the offset is found claim ``I(b)`` and scan the cached block. The
+    claimer reports ``b + 1`` where its aggregate is set."""
+    a, nb = inst.values, inst.nblocks
+    lo = b * inst.block
+    seg = a[lo : min(lo + inst.block, a.shape[0])]
+    dst = state[inst.prefix + lo : inst.prefix + lo + seg.shape[0]]
+    agg = atomic_load(state, b)
+    offset = UNSET
+    if atomic_load(state, nb + b) == UNSET:
+        offset = _look_back(state, nb, b)[0]
+    k = -1
+    fused = (agg == UNSET) & (offset != UNSET)  # no other worker holds b (see Formulation)
+    won = False
+    if agg == UNSET and not fused:
+        agg, offset = _sum_and_look_back(state, nb, b, seg, ctr)
+        k = 0
+    if offset != UNSET and not fused:
+        won = atomic_max(state, nb + b, offset + agg) == UNSET  # the one claim of I(b)
+        ctr[ADVANCES] += won
+        ctr[RETRIES] += not won  # another worker claimed it first
+    m = seg.shape[0] if fused or won else 0
     s = offset
-    for p in range(seg.shape[0]):  # from 0: no negative-index check on seg[p]
+    for p in range(m):  # from 0: no negative-index check, the loop stays tight
         s += seg[p]
-        atomic_store_release(state, base + p, s)
+        dst[p] = s
+    if fused:
+        won = atomic_max(state, nb + b, s) == UNSET  # before A(b): see Formulation
+        atomic_max(state, b, s - offset)
+        ctr[ADVANCES] += 2
+    if won:
+        k = 0
+        if b + 1 < nb and atomic_load(state, b + 1) != UNSET:  # after the claim's fence
+            out[0] = b + 1
+            k = 1
+    return k
 
 
 @njit(nogil=True, cache=True)
-def _advance_block(inst, state, b, ctr):
-    """Claim ``E(b) = D(leaf b)`` and write the block (see Outputs); -1 if not forbidden."""
-    leaves = inst[3]
-    slot = 4 * leaves + b
-    offset = atomic_load(state, 3 * leaves + b)
-    if atomic_load(state, slot) >= offset:
-        return -1
-    if atomic_max(state, slot, offset) >= offset:
-        ctr[RETRIES] += 1  # another worker claimed this offset (or a larger one) first
-        return -1
-    while True:
-        _write_block(inst, state, b, offset)
-        claimed = atomic_fetch_add(state, slot, 0)  # a full fence, then the latest claim
-        if claimed == offset:
-            break
-        offset = claimed
-        ctr[RETRIES] += 1
-    ctr[ADVANCES] += 1
-    return 0
+def advance(inst, state, b, out, ctr):
+    return max(work(inst, state, b, out, ctr), 0)
 
 
 @njit(nogil=True, cache=True)
-def _dependents(inst, j, out):
-    """The indices whose target reads index j's variable."""
-    nblocks, leaves = inst[2], inst[3]
-    top = 2 * leaves - 1
-    if j < top:  # U(i): parent U, and the right sibling's D if i is a left child
-        i = top - j
-        if i == 1:
-            return 0
-        out[0] = top - (i >> 1)
-        if i & 1:
-            return 1
-        out[1] = top + i  # D(i + 1)
-        return 2
-    if j < 2 * top:  # D(i): its children's D, or at a leaf its block
-        i = j - top + 1
-        if i < leaves:
-            out[0] = top + 2 * i - 1
-            out[1] = top + 2 * i
-            return 2
-        if i - leaves < nblocks:
-            out[0] = 2 * top + i - leaves
-            return 1
-    return 0
+def priority(inst, state, b):
+    return np.int64(b)
 
 
 @njit(nogil=True, cache=True)
-def forbidden(inst, state, j):
-    leaves = inst[3]
-    top = 2 * leaves - 1
-    if j >= 2 * top:
-        b = j - 2 * top
-        return atomic_load(state, 4 * leaves + b) < atomic_load(state, 3 * leaves + b)
-    slot, target = _node_slot_target(inst, state, j)
-    return atomic_load(state, slot) < target
-
-
-@njit(nogil=True, cache=True)
-def work(inst, state, j, out, ctr):
-    """ensure(j) in one pass: raise j's variable to its target, report its dependents."""
-    top = 2 * inst[3] - 1
-    if j >= 2 * top:
-        return _advance_block(inst, state, j - 2 * top, ctr)
-    slot, target = _node_slot_target(inst, state, j)
-    if atomic_load(state, slot) >= target:
-        return -1
-    if atomic_max(state, slot, target) >= target:
-        ctr[RETRIES] += 1
-        return -1
-    ctr[ADVANCES] += 1
-    return _dependents(inst, j, out)
-
-
-@njit(nogil=True, cache=True)
-def advance(inst, state, j, out, ctr):
-    work(inst, state, j, out, ctr)
-    return _dependents(inst, j, out)
-
-
-@njit(nogil=True, cache=True)
-def priority(inst, state, j):
-    return inst[4][j]
-
-
-@njit(nogil=True, cache=True)
-def stale(inst, state, j, key):
+def stale(inst, state, b, key):
     return False
 
 
@@ -220,19 +210,9 @@ def stale(inst, state, j, key):
 
 
 def block_size(n: int) -> int:
-    """Elements per leaf: ``ceil(n / 256)``, at most 4096 (so ``n = 10^7`` has 2442 blocks)."""
+    """Values per block: ``ceil(n / 256)``, at most ``MAX_BLOCK`` (``n = 10^8``: 12,208
+    blocks)."""
     return max(1, min(MAX_BLOCK, -(-n // TARGET_BLOCKS)))
-
-
-def _priorities(leaves: int, nblocks: int) -> np.ndarray:
-    """Level of every index: U by height (leaves 0), D by depth after them, blocks last."""
-    nodes = np.arange(1, 2 * leaves, dtype=np.int64)
-    depth = np.floor(np.log2(nodes)).astype(np.int64)
-    height = int(np.log2(leaves))
-    up = (height - depth)[::-1]  # U indices run from node 2L - 1 down to 1
-    down = height + 1 + depth
-    blocks = np.full(nblocks, 2 * height + 2, dtype=np.int64)
-    return np.ascontiguousarray(np.concatenate([up, down, blocks]))
 
 
 def instance(values: np.ndarray, block: int | None = None) -> Instance:
@@ -250,31 +230,22 @@ def instance(values: np.ndarray, block: int | None = None) -> Instance:
     n = a.shape[0]
     block = block or block_size(n)
     nblocks = -(-n // block)
-    leaves = 1 << max(0, (nblocks - 1).bit_length())
-    prio = _priorities(leaves, nblocks)
-    blocks = np.arange(nblocks, dtype=np.int64)
-    # every leaf U, the root's D (0) and every block (E starts below any offset)
-    init_work = np.concatenate([leaves - 1 - blocks, [2 * leaves - 1], 4 * leaves - 2 + blocks])
-    nodes = np.arange(1, 2 * leaves, dtype=np.int64)
-    first_leaf = nodes << (int(np.log2(leaves)) - np.floor(np.log2(nodes)).astype(np.int64))
-    padding = nodes[first_leaf - leaves >= nblocks]  # nodes whose leaves are all padding
 
     def init_state() -> np.ndarray:
-        state = np.full(4 * leaves + nblocks + n, 0, dtype=np.int64)  # written: no page faults
-        state[: 4 * leaves + nblocks] = UNSET
-        state[padding] = 0  # subtrees of padding leaves: empty sums, never advanced
+        state = np.full(2 * nblocks + n, 0, dtype=np.int64)  # written: no page faults
+        state[: 2 * nblocks] = UNSET
         return state
 
     return Instance(
         problem=__name__,
-        arrays=(a, np.int64(block), np.int64(nblocks), np.int64(leaves), prio),
-        n=prio.shape[0],
-        max_out=2,
+        arrays=Blocks(a, np.int64(block), np.int64(nblocks), np.int64(2 * nblocks)),
+        n=nblocks,
+        max_out=1,
         init_state=init_state,
-        init_work=init_work,
-        bucket_width=1,
-        meta={"values": a, "block": block, "blocks": nblocks, "leaves": leaves},
-        max_rounds=prio.shape[0] + 1,  # acyclic: a chain of inputs is at most n long
+        init_work=np.arange(nblocks, dtype=np.int64),
+        bucket_width=max(1, nblocks // 512),  # in order: the bucket ring has 1024 slots
+        meta={"values": a, "block": block, "blocks": nblocks},
+        max_rounds=nblocks + 1,  # a pass that is not the last claims at least one I
     )
 
 
@@ -301,8 +272,8 @@ def make(
 
 def answer(inst: Instance, state: np.ndarray) -> np.ndarray:
     """Inclusive prefix sums followed by the total: int64, length n + 1."""
-    start = 4 * inst.meta["leaves"] + inst.meta["blocks"]
-    return np.append(state[start:], state[1])
+    nb = inst.meta["blocks"]
+    return np.append(state[2 * nb :], state[2 * nb - 1])
 
 
 def reference(inst: Instance) -> np.ndarray:
@@ -348,11 +319,51 @@ def numpy_cumsum(inst: Instance, threads: int = 1) -> BaselineResult:
     )
 
 
+@njit(nogil=True, cache=True)
+def _numba_scan_loop(a, out):
+    s = np.int64(0)
+    for p in range(a.shape[0]):
+        s += a[p]
+        out[p] = s
+    return s
+
+
+def numba_cumsum(inst: Instance, threads: int = 1) -> BaselineResult:
+    """The sequential scan loop compiled by numba into a preallocated array (``threads`` is
+    ignored): what a numba user writes for a prefix sum (``np.cumsum`` inside ``@njit``
+    allocates its result, which costs a page-faulting pass more)."""
+    a = inst.meta["values"]
+    out = np.full(a.shape[0], 0, dtype=np.int64)
+    total, seconds, compile_s = timed_call(_numba_scan_loop, a, out)
+    return BaselineResult(np.append(out, total), seconds, compile_s, "numba-cumsum",
+                          {"threads": 1})
+
+
 #: The baselines by name, the default first (``--baseline NAME`` picks another).
-BASELINES = {"parallel-scan": baseline, "numpy-cumsum": numpy_cumsum}
+BASELINES = {"parallel-scan": baseline, "numpy-cumsum": numpy_cumsum,
+             "numba-cumsum": numba_cumsum}
+
+
+def copy_floor(inst: Instance) -> BaselineResult:
+    """A one-pass copy of the values into a preallocated array on 1 and on every core's OS
+    thread (:func:`llpbench.baselines.parallel_scan.parallel_copy`), the faster: the memory
+    traffic of any scan (one read, one write per value), at the bandwidth the machine gives
+    a copy. ``params["threads"]`` names the thread count that reached it."""
+    from llpbench.baselines.parallel_scan import parallel_copy
+
+    cores = max(1, len(os.sched_getaffinity(0)))
+    runs = [parallel_copy(inst.meta["values"], t) for t in sorted({1, cores})]
+    best = min(runs, key=lambda r: r.seconds)
+    best.name = "copy"
+    return best
+
+
+#: The floor timed beside every reduction sweep (rows ``floor/copy``).
+FLOORS = {"copy": copy_floor}
 
 
 def instance_bytes(size: int, variant: str | None = None) -> int:
     """A lower bound of the instance's peak bytes, checked before it is allocated
-    (:func:`llpbench.problems.check_input`): the values and the state's prefix sums, int64."""
-    return 2 * 8 * size
+    (:func:`llpbench.problems.check_input`): the values, the state's prefix sums and the
+    reference's, int64."""
+    return 3 * 8 * size

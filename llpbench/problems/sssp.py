@@ -24,6 +24,8 @@ the bit pattern; unreachable = inf). Reference: scipy's Dijkstra.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -43,8 +45,23 @@ USES_WEIGHTS = True  # a graph with negative file weights is refused (check_inpu
 INT_INF = np.iinfo(np.int64).max
 FLOAT_PRIORITY_SCALE = float(2**20)  # float distances become int64 priorities at 2^-20 resolution
 
+
+
+class Arrays(NamedTuple):
+    """What the kernels read (:attr:`Instance.arrays`), by name: numba compiles a named
+    tuple's fields to the same loads as a plain tuple's items."""
+
+    indptr: np.ndarray  # CSR offsets of the out-arcs
+    heads: np.ndarray  # out-arc heads (int32 halves of the packed arcs when they fit)
+    weights: np.ndarray  # out-arc weights, beside ``heads``
+    rev_indptr: np.ndarray  # CSR offsets of the in-arcs
+    rev_tails: np.ndarray  # in-arc tails
+    rev_weights: np.ndarray  # in-arc weights
+    priority_scale: np.int64 | np.float64  # distance x this = priority (int64)
+    unreached: np.int64 | np.float64  # the distance of an unreached vertex
+
+
 # --- kernels -------------------------------------------------------------------------------
-# inst = (indptr, indices, weights, rev_indptr, rev_sources, rev_weights, priority_scale, inf)
 
 
 @njit(nogil=True, cache=True)
@@ -55,7 +72,7 @@ def num_indices(inst, state):
 @njit(nogil=True, cache=True)
 def _best_in(inst, state, j):
     """min over in-arcs (u, j) of d(u) + w(u, j), skipping unreached u."""
-    rptr, rsrc, rw, inf = inst[3], inst[4], inst[5], inst[7]
+    rptr, rsrc, rw, inf = inst.rev_indptr, inst.rev_tails, inst.rev_weights, inst.unreached
     best = atomic_load(state, j)
     for e in range(rptr[j], rptr[j + 1]):
         du = atomic_load(state, rsrc[e])
@@ -73,7 +90,7 @@ def forbidden(inst, state, j):
 
 @njit(nogil=True, cache=True)
 def advance(inst, state, j, out, ctr):
-    indptr, indices = inst[0], inst[1]
+    indptr, indices = inst.indptr, inst.heads
     best = _best_in(inst, state, j)
     if best < atomic_min(state, j, best):
         ctr[ADVANCES] += 1
@@ -91,7 +108,7 @@ def work(inst, state, j, out, ctr):
     # Keep this small: LLVM inlines it into the worklist worker. A version holding a second
     # (plain-store, one-thread) path was not inlined, and the call, with nine arrays, paid
     # numba's reference counts on every item: 1.1-1.6x slower (docs/gap-comparison.md).
-    indptr, indices, weights = inst[0], inst[1], inst[2]
+    indptr, indices, weights = inst.indptr, inst.heads, inst.weights
     uj = np.uint64(j)  # unsigned indices: no negative-index wraparound test in the loop
     dj = atomic_load(state, uj)
     k = 0
@@ -113,13 +130,13 @@ def work(inst, state, j, out, ctr):
 def prefetch(inst, state, j):
     """Start fetching j's CSR offset and distance, which ``stale`` and ``work`` read first."""
     uj = np.uint64(j)
-    hint(inst[0], uj)
+    hint(inst.indptr, uj)
     hint(state, uj)
 
 
 @njit(nogil=True, cache=True)
 def priority(inst, state, j):
-    return np.int64(atomic_load(state, j) * inst[6])
+    return np.int64(atomic_load(state, j) * inst.priority_scale)
 
 
 @njit(nogil=True, cache=True)
@@ -130,14 +147,14 @@ def stale(inst, state, j, key):
 # --- instances, answers, reference ---------------------------------------------------------
 
 
-def instance(graph: Graph, source: int = 0, delta: float | None = None) -> Instance:
+def instance(graph: Graph, source: int = 0, level_delta: float | None = None) -> Instance:
     """The SSSP instance of ``graph`` from ``source``.
 
     Integer weights that fit use the Δ-stepping kernel's compact form (arcs as interleaved
     int32 head/weight pairs, int32 distances: see
-    :func:`llpbench.baselines.delta.stepping.distance_type`). ``delta`` sets the bucketed
-    worklist's bucket width (the tuned Δ of the graph's family, as Galois tunes its OBIM
-    shift); default the median arc weight.
+    :func:`llpbench.baselines.delta.stepping.distance_type`). ``level_delta`` (weight units)
+    sets the level worklists' :attr:`~Instance.bucket_width` (priority units; the width tuned
+    for the graph's family, as Galois tunes its OBIM shift); default the median arc weight.
 
     Raises
     ------
@@ -157,7 +174,7 @@ def instance(graph: Graph, source: int = 0, delta: float | None = None) -> Insta
             heads, wts = graph.packed_arcs
     else:
         dtype, scale, inf = np.float64, np.float64(FLOAT_PRIORITY_SCALE), np.float64(np.inf)
-    arrays = (graph.indptr, heads, wts, rptr, rsrc, rw, scale, inf)
+    arrays = Arrays(graph.indptr, heads, wts, rptr, rsrc, rw, scale, inf)
     n = graph.n
 
     def init_state() -> np.ndarray:
@@ -172,7 +189,7 @@ def instance(graph: Graph, source: int = 0, delta: float | None = None) -> Insta
         max_out=int(graph.out_degrees().max(initial=0)),
         init_state=init_state,
         init_work=np.array([source], dtype=np.int64),
-        bucket_width=bucket_width(graph, scale, delta),
+        bucket_width=bucket_width(graph, scale, level_delta),
         meta={"source": source, "graph": graph, "integer": graph.integer_weights},
         max_rounds=n + 1,  # Bellman-Ford: a shortest path has at most n - 1 arcs
     )
@@ -181,27 +198,28 @@ def instance(graph: Graph, source: int = 0, delta: float | None = None) -> Insta
 def make(
     graph: Graph | None, size: int | None, seed: int, source: int, params: dict | None = None
 ) -> Instance:
-    """Runner entry point: the instance of ``graph`` from ``source``; ``params["delta"]``
-    (looked up through :data:`TUNED`) sets the level worklists' bucket width."""
+    """Runner entry point: the instance of ``graph`` from ``source``; ``params``
+    (looked up through :data:`TUNED`) set the level worklists' bucket width."""
     if graph is None:
         raise ValueError("sssp needs a graph")
     return apply_params(instance(graph, source), params or {})
 
 
-def bucket_width(graph: Graph, scale, delta: float | None = None) -> int:
-    """A Δ for the bucketed worklist, in priority units: ``delta``, else the median weight."""
-    if delta is not None:
-        return max(1, int(float(delta) * float(scale)))
+def bucket_width(graph: Graph, scale, level_delta: float | None = None) -> int:
+    """The level worklists' width in priority units (weight x ``scale``): ``level_delta``
+    (weight units), else the median weight."""
+    if level_delta is not None:
+        return max(1, int(float(level_delta) * float(scale)))
     if graph.m == 0:
         return 1
-    return max(1, int(np.median(graph.weights) * float(scale)))
+    return max(1, int(graph.weight_median * float(scale)))
 
 
 def answer(inst: Instance, state: np.ndarray) -> np.ndarray:
     """Distances as float64, ``inf`` for unreachable vertices (exact for integer weights)."""
     d = state.astype(np.float64)
     if state.dtype.kind == "i":
-        d[state == inst.arrays[7]] = np.inf
+        d[state == inst.arrays.unreached] = np.inf
     return d
 
 
@@ -258,12 +276,13 @@ LEVEL_TUNED_ON = "obim"
 
 
 def _levels_solve(
-    graph: Graph, source: int, threads: int, delta
+    graph: Graph, source: int, threads: int, level_delta
 ) -> tuple[np.ndarray, float, float]:
-    """One LLP solve over the level worklist at bucket width ``delta`` (for the Δ grid)."""
+    """One LLP solve over the level worklist at width ``level_delta`` (weight units; a point
+    of the family rule's grid)."""
     from llpbench.llp.runtime import solve_llp
 
-    inst = instance(graph, source, delta=delta)
+    inst = instance(graph, source, level_delta=level_delta)
     r = solve_llp(inst, "worklist", LEVEL_TUNED_ON, threads)
     return answer(inst, r.state), r.seconds, r.seconds
 
@@ -295,8 +314,9 @@ def _level_delta(graph: Graph, **how) -> tuple[int | float, dict]:
 #: Parameters tuned per graph and thread count (:mod:`llpbench.problems.tuned`), each by the
 #: family rule of ``configs/delta.toml`` at that thread count: ``delta`` times the Δ-stepping
 #: baseline (its Δ on every path), ``level_delta`` the LLP solver over the level worklist (the
-#: level worklists' bucket width: with bucket fusion LLP wants wider levels than Δ-stepping on
-#: road networks, 2048 against 64 at one thread). A given ``delta`` (``--delta``) sets both.
+#: level worklists' width in weight units, :func:`bucket_width` in priority units: with bucket
+#: fusion LLP wants wider levels than Δ-stepping on road networks, 2048 against 64 at one
+#: thread). Both are weight units; a given ``delta`` (``--delta``) sets both.
 TUNED = {"delta": _family_delta, "level_delta": _level_delta}
 TUNED_FOLLOWS = {"level_delta": "delta"}
 #: An LLP solve over a level worklist needs only its width: it never tunes Δ-stepping's Δ.
@@ -307,9 +327,11 @@ def apply_params(inst: Instance, params: dict) -> Instance:
     """Set ``inst``'s tuned parameters in place: the runner looks them up per thread count
     and applies them to the one instance all thread counts share."""
     inst.params = dict(params)
-    width = params.get("level_delta", params.get("delta"))
-    if width is not None:
-        inst.bucket_width = bucket_width(inst.meta["graph"], inst.arrays[6], width)
+    level_delta = params.get("level_delta", params.get("delta"))
+    if level_delta is not None:
+        inst.bucket_width = bucket_width(
+            inst.meta["graph"], inst.arrays.priority_scale, level_delta
+        )
     return inst
 
 

@@ -22,7 +22,6 @@ from llpbench.report import layout, page
 from llpbench.report.compare import percent
 from llpbench.report.figures import LLP_COLORS, save_figure, slug
 from llpbench.report.history import CELL, History, cell_history, history_csv
-from llpbench.report.tables import atomic_write_text
 
 HISTORY_DIR = "history"
 PAGE = "history.html"
@@ -179,7 +178,7 @@ def write_history(history: History, out: str | os.PathLike[str] | None = None) -
     folder.mkdir(parents=True, exist_ok=True)
     figures = history_figures(history)
     written = [write_text_atomic(folder / PAGE, build_history_page(history, figures)),
-               atomic_write_text(folder / CSV, history_csv(history).to_csv(index=False))]
+               write_text_atomic(folder / CSV, history_csv(history).to_csv(index=False))]
     for fig in figures:
         written += save_figure(fig, folder, fig.get_label())
     return written

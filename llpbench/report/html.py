@@ -22,15 +22,13 @@ from llpbench.errors import LlpbenchError, StoreWarning
 from llpbench.io import write_text_atomic
 from llpbench.report import headline as H
 from llpbench.report import page, runinfo
-from llpbench.report.all import TITLES, build_table, empty_reason
+from llpbench.report.all import TABLES, build_table, empty_reason
 from llpbench.report.compare import run_label
 from llpbench.report.instability import instability_table
 from llpbench.report.store import load_meta, load_runs, resolve_run, timed_rows
 from llpbench.report.tables import TABLES_DIR, cell_stats
 
 REPORT = "report.html"
-#: The paper's tables on the page, in order (instability has its own section).
-PAGE_TABLES = ("datasets", "speedup", "overhead", "problems", "baselines")
 SECTIONS = (("status", "Status"), ("headline", "Headline"), ("figures", "Figures"),
             ("tables", "Tables"), ("gaps", "What explains the gaps"), ("delta", "Δ per family"),
             ("machine", "Machine"), ("warnings", "Warnings"), ("cells", "Every cell"),
@@ -71,8 +69,8 @@ def datasets_table(run_dir: Path, runs: pd.DataFrame) -> pd.DataFrame:
 
 def _tables(run_dir: Path, runs: pd.DataFrame) -> str:
     parts = []
-    for name in PAGE_TABLES:
-        title = TITLES[name]
+    for name in (n for n, spec in TABLES.items() if spec.on_page):
+        title = TABLES[name].title
         try:
             df = datasets_table(run_dir, runs) if name == "datasets" else build_table(name, runs)
         except LlpbenchError as exc:

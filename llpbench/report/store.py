@@ -118,12 +118,15 @@ def load_runs(run_dir: str | os.PathLike[str]) -> pd.DataFrame:
 
     Text columns are strings (empty where the runner wrote nothing); integer columns are
     ``int64`` for ``threads`` and ``rep`` (never empty) and nullable ``Int64`` for the rest;
-    the times, Δ, counters and ``reached`` are floats (NaN where empty); ``verified`` is a
+    the times, Δ (``delta``, weight units), ``bucket_width`` (priority units), the counters and
+    ``reached`` are floats (NaN where empty); ``verified`` is a
     nullable boolean (``<NA>`` when verification was off). Columns beyond the schema are kept
     as text. A torn last row (a crash or a full disk in the middle of a write) is left out
     with a :class:`~llpbench.errors.StoreWarning` naming it; ``run --resume`` redoes it. A run
     stored before rows named their machine's ``cores`` takes them from its ``meta.json``
-    (``<NA>`` when that does not say either).
+    (``<NA>`` when that does not say either). A schema-1 run (one ``delta`` column for both
+    widths, :data:`llpbench.bench.schema.SCHEMA_VERSION`) reads as schema 2: its LLP rows'
+    ``delta`` becomes ``bucket_width``.
 
     Raises
     ------
@@ -148,6 +151,7 @@ def load_runs(run_dir: str | os.PathLike[str]) -> pd.DataFrame:
         raise FormatError(path, 1, "expected a header line naming the schema's columns") from None
     except (pd.errors.ParserError, UnicodeDecodeError) as exc:
         raise FormatError(path, None, f"not a readable CSV table: {exc}") from None
+    raw = _upgrade(raw)
     for col in LATER_COLUMNS:
         if col not in raw.columns:
             raw[col] = ""
@@ -175,6 +179,23 @@ def load_runs(run_dir: str | os.PathLike[str]) -> pd.DataFrame:
         line = int(df.index[df["kind"] == bad[0]][0]) + 2
         raise FormatError(path, line, f"column 'kind': expected llp or baseline, got {bad[0]!r}")
     return df
+
+
+def _upgrade(raw: pd.DataFrame) -> pd.DataFrame:
+    """A schema-1 table (no ``bucket_width`` column) in schema 2's columns.
+
+    Schema 1 kept two quantities in ``delta``: Δ-stepping's Δ (weight units) on baseline
+    rows, and the level worklists' bucket width (priority units) on LLP rows. LLP rows carry
+    no Δ-stepping Δ, so their ``delta`` moves to ``bucket_width``: a plot of either column
+    then shows one quantity in one unit, whichever version wrote the run.
+    """
+    if "bucket_width" in raw.columns or "delta" not in raw.columns or "kind" not in raw.columns:
+        return raw
+    raw = raw.copy()
+    llp = raw["kind"].astype(str).str.strip() == "llp"
+    raw["bucket_width"] = raw["delta"].where(llp, "")
+    raw.loc[llp, "delta"] = ""
+    return raw
 
 
 def _numbers(col: pd.Series, path: Path, name: str, *, integer: bool) -> pd.Series:

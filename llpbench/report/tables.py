@@ -138,8 +138,7 @@ def _compare(runs: pd.DataFrame, keep) -> tuple[list[dict[str, Any]], list[str]]
             cell_seconds(timed, problem, graph, b["config"], int(b["threads"])),
             cell_seconds(timed, problem, graph, best["config"], threads),
         )
-        floor = group[group["kind"] == "floor"]["median_s"]
-        floor_s = float(floor.min()) if not floor.empty else math.nan
+        floor_s = float(group[group["kind"] == "floor"]["median_s"].min())  # NaN: none
         rows.append(
             {
                 "problem": problem,
@@ -250,10 +249,17 @@ def speedup_table(
 
 
 PROBLEMS_COLUMNS = [
-    "problem", "instance", "variant", "threads", "best_llp", "llp_median_s", "baseline",
-    "baseline_threads", "baseline_median_s", "speedup", "speedup_ci_low", "speedup_ci_high",
-    "items_per_index", "advances_per_index", "stale_per_index",
+    "problem", "instance", "size", "variant", "threads", "best_llp", "llp_median_s",
+    "baseline", "baseline_threads", "baseline_median_s", "speedup", "speedup_ci_low",
+    "speedup_ci_high", "floor_s", "llp_x_floor", "items_per_index", "advances_per_index",
+    "stale_per_index", "retries_per_index",
 ]  # fmt: skip
+
+
+def _size_of(instance: str) -> float:
+    """The size of a generated instance (``size=N``), NaN for a graph."""
+    head, _, n = str(instance).partition("=")
+    return float(n) if head == "size" and n.isdigit() else math.nan
 
 
 def problems_table(runs: pd.DataFrame, exclude: Iterable[str] = ("sssp",)) -> pd.DataFrame:
@@ -265,10 +271,12 @@ def problems_table(runs: pd.DataFrame, exclude: Iterable[str] = ("sssp",)) -> pd
     a parallel baseline that is slower than its one-thread run (stable marriage's parallel
     Gale-Shapley on two cores, Δ-stepping on a road network) does not flatter LLP;
     ``speedup`` is baseline time / LLP time, above 1 means LLP wins. ``items_per_index``,
-    ``advances_per_index`` and ``stale_per_index`` are
+    ``advances_per_index``, ``stale_per_index`` and ``retries_per_index`` are
     the best LLP cell's counters over the indices of its state vector (medians over the
     cell's rows; for graph problems, over the reached vertices): how often each index was
-    popped, advanced, and popped for nothing.
+    popped, advanced, popped for nothing, and failed an atomic update (reduction: a look-back
+    too early). ``size``: a generated instance's; ``floor_s``: the problem's floor
+    (``floor/...`` rows: the reduction's copy; NaN without), ``llp_x_floor`` LLP in floors.
     """
     skip = set(exclude)
     cells = cell_stats(runs)
@@ -279,6 +287,7 @@ def problems_table(runs: pd.DataFrame, exclude: Iterable[str] = ("sssp",)) -> pd
         if problem in skip or (sides := _sides(group, problem, graph, notes)) is None:
             continue
         llp, base = sides
+        floor_s = float(group[group["kind"] == "floor"]["median_s"].min())  # NaN: none
         here = timed[
             (timed["problem"] == problem) & (timed["graph"] == graph)
             & (timed["variant"] == variant)
@@ -297,6 +306,7 @@ def problems_table(runs: pd.DataFrame, exclude: Iterable[str] = ("sssp",)) -> pd
                 {
                     "problem": problem,
                     "instance": graph,
+                    "size": _size_of(graph),
                     "variant": variant,
                     "threads": int(threads),
                     "best_llp": best["config"],
@@ -307,10 +317,10 @@ def problems_table(runs: pd.DataFrame, exclude: Iterable[str] = ("sssp",)) -> pd
                     "speedup": float(b["median_s"]) / float(best["median_s"]),
                     "speedup_ci_low": low,
                     "speedup_ci_high": high,
-                    **{
-                        f"{c}_per_index": float(per_reached(work, c).median())
-                        for c in ("items", "advances", "stale")
-                    },
+                    "floor_s": floor_s,
+                    "llp_x_floor": float(best["median_s"]) / floor_s,
+                    **{f"{c}_per_index": float(per_reached(work, c).median()) if c in work
+                       else math.nan for c in ("items", "advances", "stale", "retries")},
                 }
             )
     df = pd.DataFrame(rows, columns=PROBLEMS_COLUMNS)
@@ -347,6 +357,7 @@ def baselines_table(runs: pd.DataFrame) -> pd.DataFrame:
                 {
                     "problem": problem,
                     "instance": graph,
+                    "size": _size_of(graph),
                     "variant": variant,
                     "threads": int(threads),
                     "baseline": b["config"],
@@ -576,17 +587,11 @@ def to_markdown(df: pd.DataFrame, title: str | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def atomic_write_text(path: Path, text: str) -> Path:
-    """Write ``text`` to ``path`` (its folder made first), so no half-written file is left."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return write_text_atomic(path, text)
-
-
 def write_table(
     df: pd.DataFrame, run_dir: str | os.PathLike[str], name: str, title: str | None = None
 ) -> list[Path]:
     """Write ``<run_dir>/tables/<name>.csv`` (full precision) and ``<name>.md``; return both."""
     folder = Path(run_dir) / TABLES_DIR
-    csv = atomic_write_text(folder / f"{name}.csv", df.to_csv(index=False))
-    md = atomic_write_text(folder / f"{name}.md", to_markdown(df, title))
+    csv = write_text_atomic(folder / f"{name}.csv", df.to_csv(index=False), parents=True)
+    md = write_text_atomic(folder / f"{name}.md", to_markdown(df, title), parents=True)
     return [csv, md]

@@ -207,9 +207,9 @@ def test_compact_int32_kernels_and_their_int64_fallback_agree_with_scipy():
     np.testing.assert_array_equal(heads, g.indices)
     np.testing.assert_array_equal(wts, g.weights)
     # weights large enough that a path could pass 2**31 - 1: int64 distances
-    big = Graph(g.indptr, g.indices, g.weights * 2**22, g.directed, "big")
+    big = Graph(g.indptr, g.indices, g.weights.astype(np.int64) * 2**22, g.directed, "big")
     assert big.packed_arcs is not None and distance_type(big)[0] == np.int64
-    huge = Graph(g.indptr, g.indices, g.weights * 2**32, g.directed, "huge")
+    huge = Graph(g.indptr, g.indices, g.weights.astype(np.int64) * 2**32, g.directed, "huge")
     assert huge.packed_arcs is None
     for graph in (g, big, huge):
         want = reference(graph, 0)

@@ -7,6 +7,7 @@ import os
 import re
 import socket
 
+import pandas as pd
 import pytest
 
 from llpbench.bench.layout import torn_last_row
@@ -129,3 +130,51 @@ def test_metadata_is_replaced_atomically(tmp_path):
     assert sorted(p.name for p in store.run_dir.iterdir()) == [
         "meta.json", "runs.csv", "writer.lock"
     ]
+
+
+def _schema_1_run(tmp_path):
+    """A runs.csv as schema 1 wrote it: one ``delta`` column for Δ-stepping's Δ (baseline
+    rows, weight units) and the level worklists' width (LLP rows, priority units)."""
+    old = [c for c in COLUMNS if c != "bucket_width"]
+    rows = [
+        _row(0, kind="baseline", solver="baseline", worklist="", config="delta-stepping",
+             delta=8),
+        _row(0, worklist="obim", config="worklist/obim", delta=4096),
+        _row(0, worklist="swb", config="worklist/swb"),
+    ]
+    run = tmp_path / "old-run"
+    run.mkdir()
+    with open(run / "runs.csv", "w", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(old)
+        for r in rows:
+            writer.writerow(["" if r.get(c) is None else r[c] for c in old])
+    return run
+
+
+def test_a_schema_1_store_reads_its_level_widths_as_bucket_width(tmp_path):
+    from llpbench.report.store import load_runs
+
+    runs = load_runs(_schema_1_run(tmp_path))
+    assert list(runs.columns) == list(COLUMNS)
+    by_config = runs.set_index("config")
+    assert by_config.loc["delta-stepping", "delta"] == 8
+    assert pd.isna(by_config.loc["delta-stepping", "bucket_width"])
+    assert by_config.loc["worklist/obim", "bucket_width"] == 4096
+    assert pd.isna(by_config.loc["worklist/obim", "delta"])
+    assert by_config.loc[["worklist/swb"], ["delta", "bucket_width"]].isna().all(axis=None)
+
+
+def test_rows_keep_delta_and_bucket_width_in_their_own_columns(tmp_path):
+    store = RunStore.create(tmp_path)
+    store.append(_row(0, worklist="obim", bucket_width=512))
+    store.append(_row(1, kind="baseline", worklist="", delta=8, bucket_width=None))
+    with open(store.runs_path, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert [(r["delta"], r["bucket_width"]) for r in rows] == [("", "512"), ("8", "")]
+
+
+def test_a_schema_1_store_is_not_resumed_into_mixed_columns(tmp_path):
+    run = _schema_1_run(tmp_path)
+    with pytest.raises(LlpbenchError, match="columns differ from this version's"):
+        RunStore.open(run)

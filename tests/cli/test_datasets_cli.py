@@ -55,7 +55,7 @@ def test_generate_builds_into_the_cache_then_loads_from_it(cli):
     proc = cli("datasets", "generate", "tiny-kron")
     assert proc.returncode == 0, proc.stderr
     assert "tiny-kron: built in" in proc.stdout and "n = 256" in proc.stdout
-    assert (cli.cache / "tiny-kron.npz").is_file()
+    assert (cli.cache / "tiny-kron.graph" / "meta.json").is_file()
     again = cli("datasets", "generate", "tiny-kron")
     assert "loaded from cache" in again.stdout
 

@@ -52,7 +52,7 @@ def test_rows_use_and_record_the_delta_of_their_thread_count(cli, tmp_path):
     for r in base:
         assert float(r["delta"]) == float(want[r["threads"]]), r
     for r in levels:
-        assert float(r["delta"]) == float(width[r["threads"]]), r
+        assert float(r["bucket_width"]) == float(width[r["threads"]]) and r["delta"] == "", r
     assert {r["verified"] for r in rows if r["kind"] != "floor"} == {"True"}
     deltas = json.loads((out / "latest" / "meta.json").read_text())["deltas"]
     assert deltas["tiny-kron@2"]["delta"] == 32 and deltas["tiny-kron@4"]["tuned_threads"] == 2
@@ -94,7 +94,9 @@ def test_an_llp_only_sweep_tunes_the_level_width_alone(cli, tmp_path):
     with open(tmp_path / "r" / "latest" / "runs.csv", newline="") as fh:
         rows = [r for r in csv.DictReader(fh) if r["worklist"] == "obim"]
     (name,) = entries
-    assert rows and {float(r["delta"]) for r in rows} == {float(entries[name]["delta"])}
+    # integer weights: the width in priority units is the tuned width in weight units
+    assert rows and {float(r["bucket_width"]) for r in rows} == {float(entries[name]["delta"])}
+    assert {r["delta"] for r in rows} == {""}  # no Δ-stepping ran
     solved = cli("solve", "-g", str(path), "--directed", "--worklist", "bucketed")
     assert solved.returncode == 0, solved.stderr
     assert len(json.loads((cli.cache / dfam.CACHE_NAME).read_text())["families"]) == 1

@@ -21,7 +21,8 @@ def test_sweep_times_the_floor_and_the_speedup_table_divides_by_it(cli, tmp_path
         ("floor/arc-sweep", "arc-sweep", "1", "")}
     assert len(floor) == 2  # one source x two repetitions
     assert {r["verified"] for r in rows if r["kind"] != "floor"} == {"True"}
-    assert {r["delta"] for r in rows if r["worklist"] == "obim"} != {""}  # its bucket width
+    obim = [r for r in rows if r["worklist"] == "obim"]
+    assert {r["bucket_width"] for r in obim} != {""} and {r["delta"] for r in obim} == {""}
 
     proc = cli("table", "speedup", "--results", str(out / "latest"))
     assert proc.returncode == 0, proc.stderr

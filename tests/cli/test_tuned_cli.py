@@ -34,4 +34,4 @@ def test_solve_and_run_take_the_bucket_width_from_the_family_delta(cli, tmp_path
               "--out", str(tmp_path / "results"))
     assert ran.returncode == 0, ran.stderr
     rows = list(csv.DictReader((tmp_path / "results" / "latest" / "runs.csv").open()))
-    assert [r["delta"] for r in rows] == ["3"]
+    assert [(r["delta"], r["bucket_width"]) for r in rows] == [("", "3")]

@@ -20,7 +20,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import dijkstra
 
 from llpbench.errors import ReadingWarning
-from llpbench.graphs import formats
+from llpbench.graphs import formats, formats_common, formats_edges
 from llpbench.graphs.independent import reading_dispute
 from llpbench.graphs.reading import reading_facts
 from llpbench.graphs.registry import ReadOptions, load_graph
@@ -136,7 +136,7 @@ def test_count_header_over_label_ids_is_5242_vertices_undirected_without_phantom
 
 
 def test_a_parser_forced_to_misread_the_header_fails_verification_naming_it(tmp_path, monkeypatch):
-    monkeypatch.setattr(formats, "count_header", lambda *args: None)  # the test hook
+    monkeypatch.setattr(formats_edges, "count_header", lambda *args: None)  # the test hook
     graph, _ = load("ca-grqc-like.txt", tmp_path, False, compact=True)
     # the header read as an arc: 28980 is a phantom vertex (5242 happens to be a label)
     assert graph.n == 5243
@@ -151,14 +151,14 @@ def test_a_parser_forced_to_misread_the_header_fails_verification_naming_it(tmp_
 def test_a_parser_forced_to_misread_the_direction_fails_with_the_flag_that_settles_it(
     tmp_path, monkeypatch
 ):
-    real = formats._build
+    real = formats_edges.graph_from_arcs
 
     def one_way(*args, **kw):
         kw["claim"], kw["directed"] = True, None
         return real(*args, **kw)
 
-    monkeypatch.setattr(formats, "_without_reverse", lambda *args: 1)
-    monkeypatch.setattr(formats, "_build", one_way)
+    monkeypatch.setattr(formats_common, "_without_reverse", lambda *args: 1)
+    monkeypatch.setattr(formats_edges, "graph_from_arcs", one_way)
     graph, _ = load("email-enron-like.txt", tmp_path, False)
     assert graph.directed
     _, mismatch = solved(graph, "sssp", 1)

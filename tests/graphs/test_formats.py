@@ -75,7 +75,7 @@ def test_luxembourg_osm(datasets_dir, fast_only):
     assert reading["directed"] is False
     assert reading["directed_because"] == "Matrix Market 'symmetric'"
     assert (reading["self_loops"], reading["parallel_arcs_merged"]) == (0, 0)
-    assert g.weights.dtype == np.int64 and np.all(g.weights == 1)
+    assert g.weights.dtype == np.int8 and np.all(g.weights == 1)
     assert arcs_of(g) == mtx_pairs(path)
 
 
@@ -161,7 +161,7 @@ def test_matrix_market_fields_and_directedness(tmp_path, fast_only):
     assert g.provenance["pattern"] is False
     path.write_text("%%MatrixMarket matrix coordinate integer symmetric\n3 3 2\n2 1 4\n3 2 5\n")
     g = read_graph(path)
-    assert not g.directed and g.weights.dtype == np.int64 and g.m == 4
+    assert not g.directed and g.weights.dtype == np.int8 and g.m == 4
     d = read_graph(path, directed=True)
     assert d.directed and arcs_of(d) == arcs_of(g)
 
@@ -170,7 +170,7 @@ def test_dimacs_and_wel(tmp_path, fast_only):
     gr = tmp_path / "g.gr"
     gr.write_text("c hello\np sp 4 3\nc mid\na 1 2 7\na 2 3 0\na\t4\t1\t2\n")
     g = read_dimacs(gr)
-    assert (g.n, g.m, g.directed) == (4, 3, True) and g.weights.dtype == np.int64
+    assert (g.n, g.m, g.directed) == (4, 3, True) and g.weights.dtype == np.int8
     wel = tmp_path / "g.wel"
     wel.write_text("# c\n0 1 2\n1 2 1.5\n")
     g = read_wel(wel)

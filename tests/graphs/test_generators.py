@@ -34,7 +34,7 @@ def assert_simple(g: Graph) -> None:
     assert not np.any(src == dst), "self-loop"
     same_row = src[1:] == src[:-1]
     assert np.all(dst[1:][same_row] > dst[:-1][same_row]), "row unsorted or duplicate arc"
-    assert w.dtype == np.int64 and np.all(w == 1)
+    assert w.dtype == np.int8 and np.all(w == 1)  # unit weights: the narrowest type
 
 
 def assert_symmetric(g: Graph) -> None:

@@ -110,11 +110,12 @@ def test_every_registry_entry_has_a_valid_weight_rule_and_a_known_source():
 def test_every_generated_entry_names_a_generator_and_its_parameters():
     import inspect
 
-    from llpbench.graphs import generators
+    from llpbench.graphs import generators, road
 
     for spec in list_specs():
         if spec.source == "generator":
-            fn = getattr(generators, spec.generator)
+            module = road if spec.generator in road.__all__ else generators
+            fn = getattr(module, spec.generator)
             inspect.signature(fn).bind(**spec.params, name=spec.name)
 
 
@@ -207,7 +208,7 @@ def test_load_graph_builds_weights_and_caches_then_reloads(tmp_path, monkeypatch
     assert (g.n, g.m, g.name, g.family) == (256, 960, "tiny-mesh", "mesh")
     assert 1 <= g.weights.min() and g.weights.max() <= 255
     assert g.provenance["spec_key"] == spec.key()
-    assert (cache / "tiny-mesh.npz").is_file() and is_cached(spec)
+    assert (cache / "tiny-mesh.graph" / "indices.npy").is_file() and is_cached(spec)
 
     def no_build(*args, **kwargs):
         raise AssertionError("rebuilt although cached")
@@ -248,7 +249,7 @@ def test_changed_description_keeps_the_cache(tiny_config):
 
 def test_unreadable_cache_entry_is_rebuilt(tmp_path):
     load_graph("tiny-mesh")
-    (tmp_path / "cache" / "tiny-mesh.npz").write_bytes(b"not an npz")
+    (tmp_path / "cache" / "tiny-mesh.graph" / "meta.json").write_bytes(b"not json")
     g = load_graph("tiny-mesh")
     assert g.m == 960 and is_cached("tiny-mesh")
 

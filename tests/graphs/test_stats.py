@@ -30,7 +30,7 @@ def test_path_graph_sizes_degrees_weights_and_diameter():
     assert (s["n"], s["m"], s["undirected_edges"], s["directed"]) == (5, 8, 4, False)
     assert (s["degree_min"], s["degree_max"], s["degree_mean"]) == (1, 2, 1.6)
     assert (s["weight_min"], s["weight_max"], s["weight_median"]) == (1, 4, 2.5)
-    assert s["weight_dtype"] == "int64"
+    assert s["weight_dtype"] == "int8"  # the narrowest signed type holding 1..4
     assert s["diameter_estimate"] == 4  # all five sources: the two ends have eccentricity 4
     assert (s["components"], s["largest_component"], s["isolated"]) == (1, 5, 0)
     assert (s["name"], s["family"]) == ("path", "test")

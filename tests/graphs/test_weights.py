@@ -90,7 +90,7 @@ def test_negative_lo(text):
 
 def test_int_weights_in_range_and_cover_it(kron):
     g = assign_weights(kron, "uniform-int:1:4", seed=0)
-    assert g.weights.dtype == np.int64
+    assert g.weights.dtype == np.int8  # the narrowest signed type holding 1..4
     assert set(np.unique(g.weights).tolist()) == {1, 2, 3, 4}
     assert np.array_equal(g.indices, kron.indices) and np.array_equal(g.indptr, kron.indptr)
     w = assign_weights(kron, DEFAULT_WEIGHT_RULE, seed=0).weights
@@ -149,7 +149,7 @@ def test_provenance_and_special_rules(kron):
     assert assign_weights(kron, "file", 7) is kron
     unit = assign_weights(g, "unit", 7)
     assert unit.provenance["weights"] == "unit"
-    assert unit.weights.dtype == np.int64 and np.all(unit.weights == 1)
+    assert unit.weights.dtype == np.int8 and np.all(unit.weights == 1)
 
 
 def test_bad_rule_in_assign(kron):

@@ -230,7 +230,7 @@ EXACT = {
 @pytest.mark.parametrize("key", sorted(EXACT, key=str), ids=lambda k: f"{k[0]}-{k[1]}")
 def test_exact_counters_on_a_hand_built_graph_at_one_thread(key):
     solver, worklist = key
-    inst = sssp.instance(_diamond(), 0, delta=1)
+    inst = sssp.instance(_diamond(), 0, level_delta=1)
     result = solve_llp(inst, solver, worklist, 1)
     assert sssp.answer(inst, result.state).tolist() == [0.0, 2.0, 1.0, 3.0]
     got = {name: result.counters[name] for name in EXACT[key]}
@@ -267,7 +267,7 @@ def test_level_worklists_are_exact_for_any_bucket_width(delta, worklist):
     from llpbench.graphs.generators import kronecker
 
     graph = assign_weights(kronecker(10, 8, seed=4), "uniform-int:1:255", 4)
-    inst = sssp.instance(graph, 3, delta=delta)
+    inst = sssp.instance(graph, 3, level_delta=delta)
     assert inst.bucket_width == delta
     assert sssp.instance(graph, 3).bucket_width == int(np.median(graph.weights))
     for threads in (1, 2, 4):
@@ -294,7 +294,7 @@ def test_obim_is_exact_on_several_graphs_at_its_tuned_width(real_graphs, threads
     cases = [(real_graphs["road"], 2048), (real_graphs["mesh"], 0.01), (kron, 8)]
     for graph, delta in cases:
         source = int(np.argmax(graph.out_degrees()))
-        inst = sssp.instance(graph, source, delta=delta)
+        inst = sssp.instance(graph, source, level_delta=delta)
         result = solve_llp(inst, "worklist", "obim", threads)
         assert sssp.verify(sssp.answer(inst, result.state), sssp.reference(inst)) is None
         c = result.counters
@@ -310,7 +310,7 @@ def test_level_worklists_fuse_work_at_their_level_and_stay_exact(real_graphs, th
     fused item is still one item popped and one pushed; a worklist with no levels never
     fuses."""
     graph = real_graphs["road"]
-    inst = sssp.instance(graph, 0, delta=2048)
+    inst = sssp.instance(graph, 0, level_delta=2048)
     expected = sssp.reference(inst)
     for worklist in ("bucketed", "obim", "ptcf"):
         result = solve_llp(inst, "worklist", worklist, threads)
@@ -327,7 +327,7 @@ def test_a_narrow_level_fuses_less_than_a_wide_one(real_graphs):
     graph = real_graphs["road"]
     fused = []
     for delta in (16, 2048):
-        inst = sssp.instance(graph, 0, delta=delta)
+        inst = sssp.instance(graph, 0, level_delta=delta)
         c = solve_llp(inst, "worklist", "bucketed", 1).counters
         fused.append(c["fused"] / c["items"])
     assert fused[0] < fused[1]
@@ -336,10 +336,18 @@ def test_a_narrow_level_fuses_less_than_a_wide_one(real_graphs):
 @pytest.mark.parametrize("worklist", ["ptcf", "obim"])
 def test_steals_are_counted_through_the_counter_row_address(worklist):
     """Worklists count into a thread's counter row by address (``c.ctypes.data``): with 4
-    threads and one seeded item, the other three threads get work only by stealing."""
+    threads and one seeded item, the other three threads get work only by stealing.
+
+    On a loaded 2-core machine the OS may run the first worker alone through the whole
+    graph before the others are scheduled (no steal needed, none counted), so the solve is
+    tried up to five times: a counter that is never written fails all five."""
     from llpbench.graphs.generators import kronecker
 
     graph = assign_weights(kronecker(14, 16, seed=5), "uniform-int:1:255", 5)
     source = int(np.argmax(graph.out_degrees()))
-    counters = _check(sssp, graph, source, ("worklist", worklist, 4))
-    assert counters["steals"] > 0
+    steals = []
+    for _ in range(5):
+        steals.append(_check(sssp, graph, source, ("worklist", worklist, 4))["steals"])
+        if steals[-1] > 0:
+            break
+    assert max(steals) > 0, steals

@@ -68,7 +68,7 @@ def test_a_level_worklist_hands_out_a_batch_of_its_lowest_level_alone(name):
     from llpbench.llp.counters import new_counters
     from llpbench.llp.worklists import WORKLISTS
 
-    module = importlib.import_module(WORKLISTS[name])
+    module = importlib.import_module(WORKLISTS[name].module)
     push, pop_batch = module.push, module.pop_batch
 
     @njit

@@ -40,12 +40,36 @@ def test_reference_is_cumsum_then_total():
     assert list(rd.reference(rd.instance([3, 0, 4, 1]))) == [3, 3, 7, 8, 8]
 
 
-def test_tree_shape_follows_the_block_size():
+def test_one_index_per_block_follows_the_block_size():
     inst = rd.instance(np.ones(11), block=2)
-    assert inst.meta["leaves"] == 8  # 6 blocks padded to a power of two
-    assert inst.n == 4 * 8 - 2 + 6
-    assert rd.block_size(10**7) == rd.MAX_BLOCK
+    assert inst.n == inst.meta["blocks"] == 6  # the last block holds one value
+    assert list(inst.init_work) == list(range(6))  # every block, in order
+    assert rd.block_size(10**8) == rd.MAX_BLOCK
     assert rd.block_size(100) == 1
+
+
+def test_one_thread_in_order_visits_each_block_once_and_looks_back_one_block():
+    inst = rd.generate(50_000, 3)
+    result = solve_and_verify(rd, inst, "worklist", "ptwb", 1)
+    assert result.counters["items"] == inst.n  # no block pushed again
+    assert result.counters["advances"] == 2 * inst.n  # A(b) and I(b), once each
+    assert result.counters["retries"] == 0  # every look-back found its offset
+
+
+def test_look_back_stops_at_an_unset_aggregate_and_sums_set_ones():
+    inst = rd.instance(np.arange(12), block=3)  # blocks 0+1+2, 3+4+5, ...: 3, 12, 21, 30
+    state = inst.init_state()
+    nb = inst.meta["blocks"]
+    state[1], state[2] = 12, 21  # A(1), A(2) set; A(0) and every I unset
+    assert rd._look_back(state, nb, 3)[0] == rd.UNSET  # stops at A(0)
+    state[nb + 0] = 3  # I(0) set: E(3) = I(0) + A(1) + A(2)
+    assert rd._look_back(state, nb, 3)[0] == 36
+    assert rd.forbidden(inst.arrays, state, 3)  # A(3) unset
+
+
+def test_copy_floor_times_a_copy_and_solves_nothing():
+    floor = rd.FLOORS["copy"](rd.generate(10_000, 1))
+    assert floor.answer.size == 0 and floor.seconds > 0 and floor.params["threads"] >= 1
 
 
 def test_baseline_equals_reference():
@@ -53,6 +77,7 @@ def test_baseline_equals_reference():
     result = rd.baseline(inst, threads=2)
     assert rd.verify(result.answer, rd.reference(inst)) is None
     assert result.name == "parallel-scan" and result.params == {"threads": 2}
+    assert set(rd.BASELINES) == {"parallel-scan", "numpy-cumsum", "numba-cumsum"}
 
 
 @pytest.mark.parametrize("threads", [1, 2, 8])
@@ -105,3 +130,11 @@ def test_bad_inputs_are_rejected():
 )
 def test_random_arrays_match_cumsum(values, block, config):
     solve_and_verify(rd, rd.instance(values, block), *config)
+
+
+def test_a_size_that_does_not_fit_is_refused_before_anything_is_allocated(monkeypatch):
+    from llpbench.problems import build_instance
+
+    monkeypatch.setenv("LLPBENCH_MAX_MEMORY", "1G")
+    with pytest.raises(SpecError, match=r"reduction --size 100,000,000: .* at least 2\.2 GB"):
+        build_instance(rd, size=10**8, seed=1)

@@ -383,11 +383,13 @@ def cache_key(
 ) -> str:
     """What must be unchanged for a cached Δ to stand: version, kernel (the solver's code),
     rule, reference and the thread count it was tuned at."""
-    import llpbench
+    from llpbench._version import __version__
+    from llpbench.baselines.delta.stepping import KERNEL_MODULES
     from llpbench.graphs.registry import _module_digest
 
-    kernel = _module_digest("llpbench.baselines.delta.stepping")
-    key = f"{llpbench.__version__}/{kernel}/{rule.digest()}/{reference}/{int(threads)}t"
+    kernel = "".join(_module_digest(m) for m in ("llpbench.baselines.delta.stepping",
+                                                 *KERNEL_MODULES))
+    key = f"{__version__}/{kernel}/{rule.digest()}/{reference}/{int(threads)}t"
     return key if solver is None else f"{key}/{solver.name}:{solver.digest()}"
 
 
