@@ -95,8 +95,8 @@ def run() -> None:
     except LlpbenchError as exc:
         print(error_line(exc), file=sys.stderr)
         sys.exit(exc.exit_code)
-    except KeyboardInterrupt:
-        print("interrupted: finished results were kept", file=sys.stderr)
+    except KeyboardInterrupt as exc:  # a message says what was kept (a download's bytes)
+        print(f"interrupted: {exc or 'finished results were kept'}", file=sys.stderr)
         sys.exit(130)
     except OSError as exc:
         print(error_line(exc), file=sys.stderr)

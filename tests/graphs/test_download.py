@@ -21,6 +21,7 @@ from llpbench.graphs.download import fetch_suitesparse
 NAME = "luxembourg_osm"
 MEMBER = f"{NAME}/{NAME}.mtx"
 ROUTE = f"/MM/DIMACS10/{NAME}.tar.gz"
+LOCK = f".{NAME}.tar.gz.lock"  # the empty flock file of one name's download; it stays
 
 
 def make_tar(*members: tuple[tarfile.TarInfo, bytes | None]) -> bytes:
@@ -114,7 +115,10 @@ def fetch(server: Server, cache: Path, **kw) -> Path:
 
 
 def assert_empty(cache: Path) -> None:
-    assert not cache.exists() or sorted(p.name for p in cache.iterdir()) == []
+    """Nothing in ``cache`` but the empty lock files of the downloads tried there."""
+    left = sorted(p.name for p in cache.iterdir()) if cache.exists() else []
+    locks = [n for n in left if n.startswith(".") and n.endswith(".tar.gz.lock")]
+    assert left == locks and all((cache / n).stat().st_size == 0 for n in locks)
 
 
 def test_success_then_reuse_without_network(server, archive, mtx_bytes, tmp_path):
@@ -124,7 +128,7 @@ def test_success_then_reuse_without_network(server, archive, mtx_bytes, tmp_path
     path = fetch(server, cache, sha256=sha.upper())
     assert path == cache / f"{NAME}.mtx"
     assert path.read_bytes() == mtx_bytes
-    assert sorted(p.name for p in cache.iterdir()) == [f"{NAME}.mtx", f"{NAME}.tar.gz.json"]
+    assert sorted(p.name for p in cache.iterdir()) == [LOCK, f"{NAME}.mtx", f"{NAME}.tar.gz.json"]
     record = json.loads((cache / f"{NAME}.tar.gz.json").read_text())
     assert record["archive_size"] == len(archive) and record["archive_sha256"] == sha
     assert record["mtx_sha256"] == hashlib.sha256(mtx_bytes).hexdigest()
@@ -166,7 +170,7 @@ def test_connection_that_keeps_dropping_fails_cleanly(server, archive, tmp_path)
     with pytest.raises(DownloadError, match="connection closed after .* attempts"):
         fetch(server, tmp_path / "c")
     assert len(server.requests) == download._ATTEMPTS
-    assert_empty(tmp_path / "c")
+    assert_empty(tmp_path / "c")  # no ETag or Last-Modified: nothing kept to resume
 
 
 def test_corrupt_archive(server, tmp_path):
