@@ -173,7 +173,7 @@ def memory() -> dict[str, Any]:
 
 
 def blas_threads() -> list[dict[str, Any]] | str:
-    """The native thread pools loaded in this process (BLAS, OpenMP), from threadpoolctl.
+    """The native BLAS and OpenMP thread pools loaded in this process, from threadpoolctl.
 
     scipy's references and numpy run in them; their size says whether a reference could
     have competed with the timed workers for cores.
@@ -191,6 +191,10 @@ def blas_threads() -> list[dict[str, Any]] | str:
             "threading_layer": _or_unavailable(p.get("threading_layer")),
         }
         for p in threadpool_info()
+        # BLAS and OpenMP only: scipy.io's Matrix Market pool (user_api "scipy", once
+        # scipy.io was imported) reads files, never competes with a timed solve, and reports
+        # its version as a function
+        if p.get("user_api") in ("blas", "openmp")
     ]
     pools.sort(key=lambda p: tuple(str(v) for v in p.values()))  # load order is not a fact
     return pools or UNAVAILABLE

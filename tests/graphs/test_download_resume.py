@@ -277,6 +277,9 @@ def spawn(server):
         procs.append(subprocess.Popen(
             [sys.executable, "-c", CHILD, GROUP, NAME, str(cache), server.url],
             cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            # a parent that ignores SIGINT (a pytest-xdist worker, a shell's background job)
+            # passes that on, and Python then installs no KeyboardInterrupt handler
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         ))
         return procs[-1]
 
