@@ -1,5 +1,6 @@
 """The shape of the package: no problem is named outside ``llpbench/problems/``; lower
-packages never import higher ones (the floors of ``ARCHITECTURE.md``); no import circle."""
+packages never import higher ones (the floors of ``ARCHITECTURE.md``); no import circle;
+no module over 600 lines."""
 
 from __future__ import annotations
 
@@ -203,3 +204,14 @@ def test_the_circle_finder_sees_lazy_imports_inside_a_package_and_the_top_packag
     assert circles(edges) == [["llpbench.graphs.a", "llpbench.graphs.b", "llpbench.graphs.a"]]
     sources["llpbench.graphs.b"] = ""
     assert circles(module_edges(sources)) == []
+
+
+#: The most lines a module of the package may have: past it, a file holds more than one
+#: responsibility and is split by them (issue 30).
+MAX_MODULE_LINES = 600
+
+
+def test_no_module_of_the_package_exceeds_the_line_bound():
+    long = {str(p.relative_to(PACKAGE)): n for p in sorted(PACKAGE.rglob("*.py"))
+            if (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES}
+    assert long == {}

@@ -77,14 +77,13 @@ def graph_from_arcs(
     warns = list(warns or [])
     final, why = decide_direction(path, n, arrays, directed, claim, native, reading, warns)
     loops = src == dst
-    keys = src[~loops] * max(n, 1) + dst[~loops]
     reading.update(
         directed=bool(final),
         directed_because=why,
         arc_lines=int(src.shape[0]),
         self_loops=int(loops.sum()),
         looped_vertices=int(np.unique(src[loops]).shape[0]),
-        parallel_arcs_merged=int(keys.shape[0] - np.unique(keys).shape[0]),
+        parallel_arcs_merged=int(src.shape[0] - loops.sum() - _distinct_pairs(n, src, dst, loops)),
         n=int(n),
     )
     if file_ids is not None:
@@ -106,6 +105,19 @@ def graph_from_arcs(
     if graph.directed != final:
         graph = dataclasses.replace(graph, directed=final)
     return graph
+
+
+def _distinct_pairs(n: int, src: np.ndarray, dst: np.ndarray, loops: np.ndarray) -> int:
+    """How many distinct (tail, head) pairs the arcs other than self-loops make: one
+    combined key's ``np.unique``, or a counting pass for a big file."""
+    from llpbench.graphs.graph import CSR_BUILD_MIN_ARCS
+
+    if src.shape[0] >= CSR_BUILD_MIN_ARCS:
+        from llpbench.graphs.csr_build import distinct_pairs
+
+        return distinct_pairs(n, src, dst)
+    keys = src[~loops].astype(np.int64) * max(n, 1) + dst[~loops]
+    return int(np.unique(keys).shape[0])
 
 
 def decide_direction(

@@ -33,6 +33,9 @@ from llpbench.errors import FormatError, NegativeWeightError
 from llpbench.io import atomic_file
 
 _EOL = re.compile(rb"\r\n?|\n")
+#: Integer bodies at least this long are parsed by the compiled pass
+#: (:mod:`llpbench.graphs.parse_numbers`); shorter ones by pandas, without importing numba.
+COMPILED_PARSE_BYTES = 8 << 20
 _INT = re.compile(rb"[+-]?[0-9]+\Z")
 
 
@@ -148,9 +151,24 @@ def parse_body(path: Path, data: bytes, start: int, first_line: int, spec: BodyS
 
 
 def _parse_body_fast(body: bytes, spec: BodySpec) -> Arrays | None:
+    ncols = 2 + (spec.weights is not None) + spec.ignored
+    cols = None
+    if len(body) >= COMPILED_PARSE_BYTES and spec.weights != "float":  # big, integers: compiled
+        from llpbench.graphs.parse_numbers import parse_int_columns
+
+        cols = parse_int_columns(body, ncols - spec.ignored, spec.ignored, spec.comment,
+                                 spec.prefix)
+    if cols is None:
+        cols = _pandas_columns(body, spec, ncols)
+    if cols is None:
+        return None
+    return _checked(cols, spec)
+
+
+def _pandas_columns(body: bytes, spec: BodySpec, ncols: int) -> list[np.ndarray] | None:
+    """The body's columns by pandas' C tokenizer (any number: floats too), or None."""
     import pandas as pd
 
-    ncols = 2 + (spec.weights is not None) + spec.ignored
     nrows_prefixed = None
     if spec.prefix is not None:
         # Blank the prefix out; every occurrence of its byte must be a line's prefix.
@@ -184,6 +202,12 @@ def _parse_body_fast(body: bytes, spec: BodySpec) -> Arrays | None:
         cols = [frame[c].to_numpy() for c in frame.columns[: ncols - spec.ignored]]
     if nrows_prefixed is not None and nrows_prefixed != cols[0].shape[0]:
         return None
+    return cols
+
+
+def _checked(cols: list[np.ndarray], spec: BodySpec) -> Arrays | None:
+    """The vectorised checks of a fast parse: the declared count, integer ids within bounds,
+    weights of the declared kind; None sends the body to the line-by-line parser."""
     if spec.expected is not None and cols[0].shape[0] != spec.expected:
         return None
     src, dst = cols[0], cols[1]
@@ -206,8 +230,9 @@ def _parse_body_fast(body: bytes, spec: BodySpec) -> Arrays | None:
             return None
         if not spec.negative and weights.shape[0] and weights.min() < 0:
             return None
-    if spec.base:
-        src, dst = src - spec.base, dst - spec.base
+    if spec.base:  # in place where the columns are the parse's own (no copy of every id)
+        src, dst = (np.subtract(a, spec.base, out=a) if a.flags.writeable else a - spec.base
+                    for a in (src, dst))
     return src, dst, weights
 
 
