@@ -18,6 +18,7 @@ import numpy as np
 from llpbench.graphs.graph import Graph
 from llpbench.llp.runtime import check_config, solve_llp
 from llpbench.llp.worklists import orders_by_level
+from llpbench.phases import phase
 from llpbench.problems import build_instance, problem_module
 from llpbench.problems.tuned import TunedParams, level_names
 
@@ -128,14 +129,19 @@ def solve(
     internal, chosen = 0, None
     if isinstance(graph, Graph) and module.INPUT == "graph":
         internal, chosen = resolve_source(graph, source)
-    inst = build_instance(
-        module, graph=graph, size=size, seed=seed, source=internal, params=given
-    )
-    result = solve_llp(inst, solver, worklist, threads)
+    label = graph.name if isinstance(graph, Graph) else problem
+    with phase(f"{label}: building the instance"):
+        inst = build_instance(
+            module, graph=graph, size=size, seed=seed, source=internal, params=given
+        )
+    with phase(f"{label}: compiling and solving"):
+        result = solve_llp(inst, solver, worklist, threads)
     answer = module.answer(inst, result.state)
     verified = mismatch = None
     if verify:
-        mismatch = module.verify(answer, module.reference(inst))
+        with phase(f"{label}: the reference answer"):
+            expected = module.reference(inst)
+        mismatch = module.verify(answer, expected)
         verified = mismatch is None
     return Solution(
         answer=answer,

@@ -40,6 +40,7 @@ from llpbench.llp.counters import NAMES as COUNTER_NAMES
 from llpbench.llp.placement import core_count
 from llpbench.llp.runtime import solve_llp
 from llpbench.llp.worklists import BY_LEVEL
+from llpbench.phases import phase
 from llpbench.problems import build_instance, check_input, problem_module
 from llpbench.problems.tuned import TunedParams, level_names, tuned_names
 
@@ -222,13 +223,15 @@ class Runner:
             self._references.clear()
             graph = self.graph(cell.input_name) if cell.size < 0 else None
             # tuned parameters depend on the thread count: each solve applies its own
-            self._instances[key] = build_instance(
-                module, graph=graph, size=cell.size if cell.size >= 0 else None,
-                seed=cell.seed, source=max(cell.source, 0), variant=cell.study.variant,
-            )
+            with phase(f"{cell.input_name}: building the instance"):
+                self._instances[key] = build_instance(
+                    module, graph=graph, size=cell.size if cell.size >= 0 else None,
+                    seed=cell.seed, source=max(cell.source, 0), variant=cell.study.variant,
+                )
         inst = self._instances[key]
         if self.sweep.verify and key not in self._references:
-            self._references[key] = module.reference(inst)
+            with phase(f"{cell.input_name}: the reference answer"):
+                self._references[key] = module.reference(inst)
         return inst, self._references.get(key)
 
     def _params(

@@ -38,6 +38,7 @@ from llpbench.errors import LlpbenchError, SpecError
 from llpbench.graphs.limits import peak_rss_bytes
 from llpbench.llp import placement
 from llpbench.llp.runtime import SLOW_WORKLIST_ENV, slow_worklists
+from llpbench.phases import shown_by
 from llpbench.problems.tuned import TunedParams
 
 
@@ -214,7 +215,9 @@ def _close_meta(store: RunStore, meta: dict) -> None:
 
 
 def _run(sweep, runner, deltas, store, summary, console, progress, order) -> None:
-    """Every pending solve, group by group, under a progress bar."""
+    """Every pending solve, group by group, under a progress bar whose text names the cell,
+    or the set-up phase running for it (reading the graph, the reference answer, ...:
+    :mod:`llpbench.phases`) with the elapsed time ticking."""
     todo = runner.pending()
     total = sum(len(reps) for _, reps in todo)
     summary.rows_skipped = store.count_rows()
@@ -230,14 +233,21 @@ def _run(sweep, runner, deltas, store, summary, console, progress, order) -> Non
         transient=False,
     ) as bar:
         task = bar.add_task("sweep", total=total)
+        label = ["sweep"]  # the cell running; a set-up phase is shown over it while it runs
 
         def advance(cell) -> None:
             summary.rows_written += 1
+            label[0] = cell.label
             bar.update(task, advance=1, description=cell.label)
 
-        for group in group_cells(todo, order):
-            bar.update(task, description=group[0][0].label)
-            summary.failures += runner.run_group(group, advance)
+        def show(phase_label: str | None) -> None:
+            bar.update(task, description=phase_label or label[0])
+
+        with shown_by(show):
+            for group in group_cells(todo, order):
+                label[0] = group[0][0].label
+                bar.update(task, description=label[0])
+                summary.failures += runner.run_group(group, advance)
         bar.update(task, description="done")
 
 

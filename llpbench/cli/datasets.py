@@ -18,9 +18,11 @@ from rich.table import Table
 from llpbench.cli.flag_groups import takes
 from llpbench.cli.options import CACHE_DIR
 from llpbench.cli.reading import READING
+from llpbench.cli.spinner import phase_spinner
 from llpbench.errors import SpecError
 from llpbench.graphs.format_table import files_help, suffix_list, writable
 from llpbench.graphs.read_options import ReadOptions
+from llpbench.phases import phase
 
 datasets_app = typer.Typer(
     name="datasets",
@@ -80,8 +82,10 @@ def info_command(
     from llpbench.graphs.stats import graph_stats
 
     spec = resolve(name, reading)
-    graph = load_graph(spec, cache_dir=cache_dir, progress=not as_json)
-    stats = graph_stats(graph, seed=seed, bfs_samples=bfs_samples)
+    with phase_spinner(not as_json):
+        graph = load_graph(spec, cache_dir=cache_dir, progress=not as_json)
+        with phase(f"{graph.name}: statistics"):
+            stats = graph_stats(graph, seed=seed, bfs_samples=bfs_samples)
     head = {k: stats.pop(k) for k in ("name", "family")}
     stats = {**head, "source": spec.source_label, "description": spec.description, **stats}
     stats.update(reading_facts(graph))

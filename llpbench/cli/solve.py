@@ -12,6 +12,7 @@ from llpbench.cli.flag_groups import takes
 from llpbench.cli.lists import split_list
 from llpbench.cli.options import CACHE_DIR
 from llpbench.cli.reading import READING
+from llpbench.cli.spinner import phase_spinner
 from llpbench.errors import VerificationError
 from llpbench.graphs.format_table import files_help
 from llpbench.graphs.read_options import ReadOptions
@@ -55,29 +56,30 @@ def solve_command(
     """Solve one instance with one LLP configuration and print time, counters, verification."""
     from llpbench.graphs.registry import load_graph
 
-    options = reading
     # the graph is read (and a file's claims checked) before the kernels' compiler is
     # imported: a bad file is refused in a fraction of a second
-    loaded = load_graph(graph, cache_dir=cache_dir, options=options) if graph else None
+    with phase_spinner():
+        loaded = load_graph(graph, cache_dir=cache_dir, options=reading) if graph else None
     from llpbench.api import solve, write_answer
     from llpbench.bench.spec import check_value
 
     check_value("--seed", seed)
 
-    sol = solve(
-        loaded,
-        problem=problem,
-        source=source,
-        size=size,
-        seed=seed,
-        solver=solver,
-        worklist=worklist,
-        threads=threads,
-        verify=verify,
-        cache_dir=cache_dir,
-        options=options,
-        say=Console(stderr=True).print,
-    )
+    with phase_spinner():
+        sol = solve(
+            loaded,
+            problem=problem,
+            source=source,
+            size=size,
+            seed=seed,
+            solver=solver,
+            worklist=worklist,
+            threads=threads,
+            verify=verify,
+            cache_dir=cache_dir,
+            options=reading,
+            say=Console(stderr=True).print,
+        )
     if sol.source_chosen:
         Console(stderr=True, highlight=False).print(f"source: {sol.source_chosen}",
                                                     soft_wrap=True, markup=False)

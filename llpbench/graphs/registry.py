@@ -45,6 +45,7 @@ from llpbench.graphs.graph import Graph
 from llpbench.graphs.read_options import ReadOptions
 from llpbench.graphs.size_estimates import estimated_size
 from llpbench.io import write_json_atomic
+from llpbench.phases import phase
 
 __all__ = [
     "BUNDLED",
@@ -124,12 +125,16 @@ def load_graph(
     spec = resolve(name_or_path, options)
     cache = paths.data_dir(cache_dir)
     if spec.cacheable and not rebuild and is_cached(spec, cache):
-        graph = _load_cached(spec, cache)
+        with phase(f"{spec.name}: loading the cached graph"):
+            graph = _load_cached(spec, cache)
         if graph is not None:
             return graph
-    graph = build_graph(spec, cache_dir=cache, progress=progress)
+    how = "generating" if spec.source == "generator" else "reading"
+    with phase(f"{spec.name}: {how} the graph"):
+        graph = build_graph(spec, cache_dir=cache, progress=progress)
     if spec.cacheable:
-        _store(graph, spec, cache)
+        with phase(f"{spec.name}: caching the graph"):
+            _store(graph, spec, cache)
     return graph
 
 

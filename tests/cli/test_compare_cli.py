@@ -21,7 +21,8 @@ REPO = Path(__file__).resolve().parents[2]
 #: reach p < 0.05 (its smallest two-sided p-value with 6 against 6 is 0.002).
 SWEEP = ["--graph", "tiny-kron", "--worklist", "ptwb,swb", "--no-baseline", "--threads", "1",
          "--sources", "2", "--reps", "3", "--no-progress"]
-SLOW = "swb:0.005"  # 5 ms more per swb solve; a tiny-kron solve takes tens of microseconds
+SLOW = "swb:0.02"  # 20 ms more per swb solve; a tiny-kron solve takes tens of microseconds
+# (up to a few milliseconds while the suite's other worker shares the cores)
 
 
 def llpbench(*args, env, **kw):
@@ -65,10 +66,10 @@ def test_slowed_configuration_is_significantly_slower_and_fails_the_gate(runs):
     swb = table["worklist/swb"]
     assert swb["verdict"] == "slower"
     assert float(swb["ratio_ci_low"]) > 1.0 and float(swb["p_value"]) < 0.05
-    assert float(swb["ratio"]) > 5  # 5 ms on a sub-millisecond solve
+    assert float(swb["ratio"]) > 5  # 20 ms on a solve of a few milliseconds at most
     assert "slower" in proc.stdout and "Traceback" not in proc.stderr
     meta = json.loads((runs["b"] / "meta.json").read_text())
-    assert meta["test_settings"] == {SLOW_WORKLIST_ENV: {"swb": 0.005}}
+    assert meta["test_settings"] == {SLOW_WORKLIST_ENV: {"swb": 0.02}}
 
 
 def test_a_large_enough_allowance_passes_the_gate(runs):

@@ -4,8 +4,9 @@ pages in a real browser (headless Chromium: DOM after the scripts ran, a screens
 One small real sweep (tiny-kron, two worklists and Δ-stepping at 1 and 2 threads, 2 sources x
 3 repetitions, Δ given so nothing is tuned) is run three times into one results folder: by
 `reproduce` (which must leave report.html), plainly by `run`, and by `run` with the SWB
-worklist slowed 5 ms a solve (a tiny-kron solve takes well under a millisecond). `history`
-must flag exactly the two slowed cells.
+worklist slowed 50 ms a solve (a tiny-kron solve takes well under a millisecond on a quiet
+machine, a few when the suite's other worker shares its cores: 5 ms once failed to be 400%
+slower at two threads). `history` must flag exactly the two slowed cells.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ delta = 4
 problem = "sssp"
 graphs = ["tiny-kron"]
 """
-SLOW = "swb:0.005"
+SLOW = "swb:0.05"
 SLOWED = {("worklist/swb", 1), ("worklist/swb", 2)}
 #: The flag and gate allowance of the test: the slowed cells are tens of times slower, and a
 #: 400% allowance keeps a noisy plain cell of a shared machine from being flagged with them.
