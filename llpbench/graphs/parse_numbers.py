@@ -30,9 +30,12 @@ _MINUS, _PLUS, _ZERO, _NINE = 45, 43, 48, 57
 
 @njit(cache=True, nogil=True)
 def _count_lines(buf):
+    """An upper bound on the lines: one per line end (``\n``, ``\r\n`` or a lone ``\r``,
+    a ``\r\n`` counted once, so that a Windows file does not get twice the rows), plus one."""
     lines = 1
-    for i in range(buf.shape[0]):
-        if buf[i] == _LF or buf[i] == _CR:
+    n = buf.shape[0]
+    for i in range(n):
+        if buf[i] == _LF or (buf[i] == _CR and (i + 1 == n or buf[i + 1] != _LF)):
             lines += 1
     return lines
 

@@ -22,6 +22,7 @@ numba index that cannot be read is also treated as a cache miss
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import importlib.util
 import inspect
@@ -44,8 +45,10 @@ def kernel_dir() -> Path:
     return base
 
 
+@functools.cache
 def framework_sources() -> str:
-    """The source of every module a generated kernel may inline (llpbench.llp.*)."""
+    """The source of every module a generated kernel may inline (llpbench.llp.*), read once
+    per process: every bind and every generated file name hashes it."""
     root = Path(__file__).parent
     parts = [p.read_text() for p in sorted(root.rglob("*.py"))]
     return "\n".join(parts)
