@@ -1,10 +1,12 @@
 """Big graphs: every phase of a solve's set-up, its wall time and peak memory, next to GAP.
 
 For each graph, a fresh child process (so that peaks do not carry over) times the phases a
-``llpbench solve`` goes through: generate (edges, CSR, weights), cache write, cache load
-(memory-mapped), sources, the verifier's matrix, Δ (the median weight), statistics, the
-timed solve (sssp, worklist ptwb, after a warm-up compile) against the one-pass floor (one
-sweep over every arc, :mod:`llpbench.baselines.arc_sweep`), and the reference Dijkstra. Memory
+``llpbench run`` goes through, in its order: generate (edges, CSR, weights), cache write,
+cache load (memory-mapped), sources, the verifier's matrix, Δ (the median weight),
+statistics, the instance, the reference Dijkstra (after which the runner lets the verifier's
+matrix go), the timed solve (sssp, worklist ptwb, after a warm-up compile) against the
+one-pass floor (one sweep over every arc, :mod:`llpbench.baselines.arc_sweep`), and the
+verification of the answer. Memory
 is ``ru_maxrss`` after each phase minus the process's start-up footprint (interpreter, numba,
 scipy, llpbench imported), per arc. GAP (``$LLPBENCH_GAP_BIN``, a folder holding gapbs's
 ``sssp``) generates and builds a Kronecker graph of the same scale and edge factor
@@ -32,7 +34,7 @@ import time
 from pathlib import Path
 
 PHASES = ("generate", "cache_write", "cache_load", "sources", "verifier_matrix", "delta",
-          "stats", "solve", "floor", "reference")
+          "stats", "instance", "reference", "solve", "floor", "verify")
 
 
 def _child(name: str, threads: int, data_dir: str) -> dict:
@@ -42,7 +44,7 @@ def _child(name: str, threads: int, data_dir: str) -> dict:
     from llpbench.baselines.arc_sweep import arc_sweep
     from llpbench.graphs import registry
     from llpbench.graphs.cache import cache_folder, load_cached_graph, save_cached_graph
-    from llpbench.graphs.independent import reference_matrix
+    from llpbench.graphs.independent import reference_matrix, release_reference_matrix
     from llpbench.graphs.limits import peak_rss_bytes
     from llpbench.graphs.sources import pick_sources
     from llpbench.graphs.stats import graph_stats
@@ -68,15 +70,17 @@ def _child(name: str, threads: int, data_dir: str) -> dict:
     phase("verifier_matrix", lambda: reference_matrix(graph))
     phase("delta", lambda: graph.weight_median)
     phase("stats", lambda: graph_stats(graph, bfs_samples=1))
-    inst = sssp.instance(graph, source)
+    inst = phase("instance", lambda: sssp.instance(graph, source))
+    # the runner's order: the reference first, then the verifier's matrix goes, then solves
+    expected = phase("reference", lambda: sssp.reference(inst))
+    release_reference_matrix(graph)
     solve_llp(inst, "worklist", "ptwb", threads)  # warm-up: compile apart
     res = phase("solve", lambda: solve_llp(inst, "worklist", "ptwb", threads))
     rows["solve"]["s"] = float(res.seconds)
     arc_sweep(graph)
     floor = phase("floor", lambda: arc_sweep(graph))
     rows["floor"]["s"] = float(floor.seconds)
-    expected = phase("reference", lambda: sssp.reference(inst))
-    bad = sssp.verify(sssp.answer(inst, res.state), expected)
+    bad = phase("verify", lambda: sssp.verify(sssp.answer(inst, res.state), expected))
     return {"name": name, "n": graph.n, "m": graph.m, "start_rss": start_rss,
             "verified": bad is None, "why": bad, "phases": rows,
             "bytes_per_arc": max(r["peak"] for r in rows.values()) / max(graph.m, 1),

@@ -193,6 +193,9 @@ class Runner:
         self._graphs: dict[str, Graph] = {}
         self._instances: dict[tuple, Any] = {}
         self._references: dict[tuple, np.ndarray] = {}
+        # the reference keys each graph still has to compute, set by pending(): once a
+        # graph's last one is computed its verifier matrix goes (None: never released)
+        self._references_left: dict[str, set[tuple]] | None = None
 
     def graph(self, name: str) -> Graph:
         if name not in self._graphs:
@@ -217,7 +220,7 @@ class Runner:
         return list(plan(self.sweep, self.graph, self.only))
 
     def _instance(self, cell: Cell, module: ModuleType):
-        key = (cell.study.problem, cell.input_name, cell.source, cell.size, cell.seed, cell.variant)
+        key = self._instance_key(cell)
         if key not in self._instances:
             self._instances.clear()  # one instance alive at a time: instances can be large
             self._references.clear()
@@ -232,7 +235,26 @@ class Runner:
         if self.sweep.verify and key not in self._references:
             with phase(f"{cell.input_name}: the reference answer"):
                 self._references[key] = module.reference(inst)
+            self._reference_done(cell, key)
         return inst, self._references.get(key)
+
+    @staticmethod
+    def _instance_key(cell: Cell) -> tuple:
+        return (cell.study.problem, cell.input_name, cell.source, cell.size, cell.seed,
+                cell.variant)
+
+    def _reference_done(self, cell: Cell, key: tuple) -> None:
+        """Release the verifier's matrix of ``cell``'s graph after its last reference of the
+        run: it then costs no memory while the solves run (issue 31's 40 bytes per arc)."""
+        left = None if self._references_left is None else self._references_left.get(
+            cell.input_name)
+        if left is None or cell.size >= 0:
+            return
+        left.discard(key)
+        if not left and cell.input_name in self._graphs:
+            from llpbench.graphs.independent import release_reference_matrix
+
+            release_reference_matrix(self._graphs[cell.input_name])
 
     def _params(
         self, cell: Cell, module: ModuleType, inst, names: tuple[str, ...] | None = None
@@ -380,6 +402,10 @@ class Runner:
             ]
             if reps:
                 todo.append((cell, reps))
+        self._references_left = {}
+        for cell, _ in todo:
+            self._references_left.setdefault(cell.input_name, set()).add(
+                self._instance_key(cell))
         return todo
 
 

@@ -7,11 +7,9 @@ kernels run in parallel (numba ``prange``) and give the same arrays for any thre
 Generators give unit (int8 ``1``) weights; :func:`llpbench.graphs.weights.assign_weights` is
 a separate step.
 
-Edge lists become CSR without a general sort: a counting sort by head followed by a counting
-sort by tail (a two-pass LSD radix sort with ``n`` buckets) leaves every row sorted, and
-duplicates are then dropped in place. Vertex ids are stored as int32, so a Kronecker graph of
-scale 20 and edge factor 16 (16.7M generated edges, ~30M arcs) is built in a few seconds with
-peak memory a small multiple of the final CSR.
+Edge lists become CSR on every core (:mod:`llpbench.graphs.csr_parallel`: arcs partitioned
+by tail range, then each part's rows placed, sorted and de-duplicated), again the same
+arrays for any thread count. Vertex ids are stored as int32.
 """
 
 from __future__ import annotations
@@ -20,6 +18,7 @@ import numpy as np
 from numba import njit, prange
 
 from llpbench.errors import SpecError
+from llpbench.graphs.csr_parallel import csr_from_arcs
 from llpbench.graphs.graph import Graph
 from llpbench.graphs.splitmix import GOLDEN as _GOLDEN
 from llpbench.graphs.splitmix import mix as _mix
@@ -106,60 +105,6 @@ def _fill_dag(src, dst, n, key, order, layer_start):
 
 
 @njit(cache=True)
-def _csr_from_arcs(n, src, dst, symmetrize):
-    """CSR with sorted rows, no self-loops and no parallel arcs, from arc lists.
-
-    Pass 1 buckets arcs by head (CSC), pass 2 walks heads in increasing order and appends each
-    to its tail's row, so rows come out sorted; duplicates are then adjacent and dropped.
-    """
-    k = src.shape[0]
-    colptr = np.zeros(n + 1, np.int64)
-    rowcnt = np.zeros(n + 1, np.int64)
-    for e in range(k):
-        u = src[e]
-        v = dst[e]
-        if u != v:
-            colptr[v + 1] += 1
-            rowcnt[u + 1] += 1
-            if symmetrize:
-                colptr[u + 1] += 1
-                rowcnt[v + 1] += 1
-    for i in range(n):
-        colptr[i + 1] += colptr[i]
-        rowcnt[i + 1] += rowcnt[i]
-    tails = np.empty(colptr[n], src.dtype)
-    pos = colptr[:n].copy()
-    for e in range(k):
-        u = src[e]
-        v = dst[e]
-        if u != v:
-            tails[pos[v]] = u
-            pos[v] += 1
-            if symmetrize:
-                tails[pos[u]] = v
-                pos[u] += 1
-    heads = np.empty(rowcnt[n], src.dtype)
-    pos = rowcnt[:n].copy()
-    for v in range(n):
-        for p in range(colptr[v], colptr[v + 1]):
-            u = tails[p]
-            heads[pos[u]] = v
-            pos[u] += 1
-    indptr = np.zeros(n + 1, np.int64)
-    w = 0
-    for u in range(n):
-        last = -1
-        for p in range(rowcnt[u], rowcnt[u + 1]):
-            x = heads[p]
-            if x != last:
-                heads[w] = x
-                w += 1
-                last = x
-        indptr[u + 1] = w
-    return indptr, heads[:w].copy()
-
-
-@njit(cache=True)
 def _mesh_csr(rows, cols):
     """4-neighbour grid CSR, vertex ``r * cols + c``, neighbours in increasing id order."""
     n = rows * cols
@@ -219,12 +164,14 @@ def _need_degree(gen: str, avg_degree: object) -> float:
     return float(avg_degree)
 
 
-def _id_arrays(count: int) -> tuple[np.ndarray, np.ndarray]:
-    return np.empty(count, np.int32), np.empty(count, np.int32)
+def _id_arrays(count: int) -> list[np.ndarray]:
+    """``[src, dst]``, int32: a list, so that :func:`csr_from_arcs` can drop the last
+    references to them once it has partitioned their arcs (keep no names of your own)."""
+    return [np.empty(count, np.int32), np.empty(count, np.int32)]
 
 
-def _finish(n, src, dst, directed, name, family, prov) -> Graph:
-    indptr, indices = _csr_from_arcs(n, src, dst, not directed)
+def _finish(n, arcs, directed, name, family, prov) -> Graph:
+    indptr, indices = csr_from_arcs(n, arcs, not directed)
     return _unit_graph(indptr, indices, directed, name, family, prov)
 
 
@@ -253,12 +200,12 @@ def _recursive(gen, scale, edge_factor, seed, a, b, c, directed, permute, name, 
     count = edge_factor * n
     key = _key(seed, family)
     perm = _permutation(n, _key(seed, "perm")) if permute else np.empty(0, np.int32)
-    src, dst = _id_arrays(count)
-    _fill_kronecker(src, dst, scale, thresh(ab), thresh(a_norm), thresh(c_norm), key, perm)
+    arcs = _id_arrays(count)
+    _fill_kronecker(*arcs, scale, thresh(ab), thresh(a_norm), thresh(c_norm), key, perm)
     del perm
     prov = dict(generator=gen, scale=scale, edge_factor=edge_factor, a=a, b=b, c=c, d=d)
     prov.update(seed=int(seed), directed=directed, permuted=permute, edges_generated=count)
-    return _finish(n, src, dst, directed, name, family, prov)
+    return _finish(n, arcs, directed, name, family, prov)
 
 
 # --------------------------------------------------------------------------- public API
@@ -400,12 +347,12 @@ def uniform_random(
     n = _need_int("uniform_random", "n", n, 1, 2**31 - 1)
     deg = _need_degree("uniform_random", avg_degree)
     count = int(round(n * deg if directed else n * deg / 2))
-    src, dst = _id_arrays(count)
-    _fill_uniform(src, dst, n, _key(seed, "uniform"))
+    arcs = _id_arrays(count)
+    _fill_uniform(*arcs, n, _key(seed, "uniform"))
     name = name or f"uniform-n{n}-d{avg_degree:g}-seed{seed}"
     prov = dict(generator="uniform_random", n=n, avg_degree=deg, seed=int(seed))
     prov.update(directed=bool(directed), edges_generated=count)
-    return _finish(n, src, dst, bool(directed), name, "uniform", prov)
+    return _finish(n, arcs, bool(directed), name, "uniform", prov)
 
 
 def mesh(rows: int, cols: int, *, name: str | None = None) -> Graph:
@@ -521,11 +468,11 @@ def random_dag(
             count = 0
     else:
         bounds = np.empty(0, np.int64)
-    src, dst = _id_arrays(count)
+    arcs = _id_arrays(count)
     if count:
-        _fill_dag(src, dst, n, _key(seed, "dagarcs"), order, bounds)
+        _fill_dag(*arcs, n, _key(seed, "dagarcs"), order, bounds)
     prefix = "ldag" if layered else "dag"
     name = name or f"{prefix}-n{n}-d{avg_degree:g}-seed{seed}"
     prov = dict(generator="random_dag", n=n, avg_degree=deg, seed=int(seed))
     prov.update(layered=bool(layered), layers=layers if layered else None, edges_generated=count)
-    return _finish(n, src, dst, True, name, "dag", prov)
+    return _finish(n, arcs, True, name, "dag", prov)

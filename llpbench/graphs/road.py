@@ -20,7 +20,8 @@ import numpy as np
 from numba import njit, prange
 
 from llpbench.errors import SpecError
-from llpbench.graphs.generators import _csr_from_arcs, _key, _need_int, _unit_graph
+from llpbench.graphs.csr_parallel import csr_from_arcs
+from llpbench.graphs.generators import _id_arrays, _key, _need_int, _unit_graph
 from llpbench.graphs.graph import Graph
 from llpbench.graphs.splitmix import GOLDEN as _GOLDEN
 from llpbench.graphs.splitmix import mix as _mix
@@ -128,10 +129,10 @@ def road_grid(
     if n >= 2**31:
         raise SpecError(f"road_grid: {n:,} vertices do not fit int32 ids")
     count = int(arcs_per_edge.sum())
-    src, dst = np.empty(count, np.int32), np.empty(count, np.int32)
-    _fill_chains(src, dst, extra, first_vertex, first_arc, rows, cols)
+    arcs = _id_arrays(count)
+    _fill_chains(*arcs, extra, first_vertex, first_arc, rows, cols)
     del extra, first_vertex, first_arc, arcs_per_edge, kept
-    indptr, indices = _csr_from_arcs(n, src, dst, True)
+    indptr, indices = csr_from_arcs(n, arcs, True)
     prov = dict(generator="road_grid", rows=rows, cols=cols, seed=int(seed), keep=float(keep))
     prov.update(max_subdivide=most, edges_generated=count)
     return _unit_graph(indptr, indices, False, name or f"road-{rows}x{cols}-seed{seed}", "road",

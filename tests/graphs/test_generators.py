@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from llpbench.errors import SpecError
 from llpbench.graphs import generators as gen
+from llpbench.graphs.csr_parallel import csr_from_arcs
 from llpbench.graphs.generators import (
     dag_layers,
     kronecker,
@@ -248,7 +249,7 @@ def test_csr_builder_matches_from_edges(n, arcs, symmetrize):
     arcs = [(u % n, v % n) for u, v in arcs]
     src = np.array([u for u, _ in arcs], np.int32)
     dst = np.array([v for _, v in arcs], np.int32)
-    indptr, indices = gen._csr_from_arcs(n, src, dst, symmetrize)
+    indptr, indices = csr_from_arcs(n, [src.copy(), dst.copy()], symmetrize)
     ref = Graph.from_edges(n, src, dst, symmetrize=symmetrize)
     assert np.array_equal(indptr, ref.indptr)
     assert np.array_equal(indices, ref.indices)
