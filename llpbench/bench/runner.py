@@ -196,6 +196,7 @@ class Runner:
         # the reference keys each graph still has to compute, set by pending(): once a
         # graph's last one is computed its verifier matrix goes (None: never released)
         self._references_left: dict[str, set[tuple]] | None = None
+        self._cells_left: dict[str, int] | None = None  # pending repetitions per graph
 
     def graph(self, name: str) -> Graph:
         if name not in self._graphs:
@@ -353,7 +354,25 @@ class Runner:
                 row = self._row(cell, rep, inst, out, compile_s[cell], verified)
                 self.store.append(row)
                 on_row(cell)
+        self._cells_done(group)
         return failures
+
+    def _cells_done(self, group: list[tuple[Cell, list[int]]]) -> None:
+        """Let a graph go once its last pending repetition has run: a sweep over several big
+        graphs then holds one at a time, not all of them (nothing happens without
+        :meth:`pending`, which counts the repetitions; a graph needed again is loaded
+        again)."""
+        if self._cells_left is None:
+            return
+        for cell, reps in group:
+            name = cell.input_name
+            if name in self._cells_left:
+                self._cells_left[name] -= len(reps)
+                if self._cells_left[name] <= 0 and name in self._graphs:
+                    del self._cells_left[name]
+                    self._instances.clear()
+                    self._references.clear()
+                    del self._graphs[name]
 
     def _failed_row(self, cell: Cell, rep: int, inst, error: str) -> dict[str, Any]:
         """The row of a solve that could not finish: no time, no answer, the reason."""
@@ -402,10 +421,11 @@ class Runner:
             ]
             if reps:
                 todo.append((cell, reps))
-        self._references_left = {}
-        for cell, _ in todo:
+        self._references_left, self._cells_left = {}, {}
+        for cell, reps in todo:
             self._references_left.setdefault(cell.input_name, set()).add(
                 self._instance_key(cell))
+            self._cells_left[cell.input_name] = self._cells_left.get(cell.input_name, 0) + len(reps)
         return todo
 
 

@@ -47,6 +47,10 @@ from llpbench.graphs.size_estimates import estimated_size
 from llpbench.io import write_json_atomic
 from llpbench.phases import phase
 
+#: From this many arcs up, a graph just generated (or read) and cached is replaced by its
+#: memory-mapped cached copy (below it, the open maps would cost more than they save).
+MAPPED_AFTER_CACHING = 1 << 18
+
 __all__ = [
     "BUNDLED",
     "CACHE_FORMAT",
@@ -134,7 +138,11 @@ def load_graph(
         graph = build_graph(spec, cache_dir=cache, progress=progress)
     if spec.cacheable:
         with phase(f"{spec.name}: caching the graph"):
-            _store(graph, spec, cache)
+            stored = _store(graph, spec, cache)
+        if stored and graph.m >= MAPPED_AFTER_CACHING:
+            # the memory-mapped copy: the arrays just built go back to the system, and a
+            # page costs memory only while it is read
+            graph = _load_cached(spec, cache) or graph
     return graph
 
 
@@ -149,7 +157,7 @@ def _load_cached(spec: GraphSpec, cache: Path) -> Graph | None:
     return graph
 
 
-def _store(graph: Graph, spec: GraphSpec, cache: Path) -> None:
+def _store(graph: Graph, spec: GraphSpec, cache: Path) -> bool:
     folder, meta = _cache_files(spec, cache)
     try:
         cache.mkdir(parents=True, exist_ok=True)
@@ -159,5 +167,7 @@ def _store(graph: Graph, spec: GraphSpec, cache: Path) -> None:
         write_json_atomic(meta, body, indent=1, sort_keys=False)
     except OSError as exc:
         warnings.warn(f"could not cache graph {spec.name!r} in {cache}: {exc}", stacklevel=2)
+        return False
+    return True
 
 

@@ -5,12 +5,14 @@ for after that builds it again, the same."""
 from __future__ import annotations
 
 import csv
+import gc
+import weakref
 
 import numpy as np
 from typer.testing import CliRunner
 
 from llpbench.cli.main import app
-from llpbench.graphs import independent
+from llpbench.graphs import independent, registry
 from llpbench.graphs.generators import kronecker
 from tests.conftest import seed_tuned_delta
 
@@ -23,8 +25,18 @@ def test_a_sweep_builds_the_matrix_once_and_releases_it_after_the_last_source(
     events: list[str] = []
     build, release = independent._build, independent.release_reference_matrix
 
+    loaded: dict[str, weakref.ref] = {}
+    load = registry.load_graph
+
+    def spy_load(name, *args, **kw):
+        graph = load(name, *args, **kw)
+        loaded[graph.name] = weakref.ref(graph)
+        return graph
+
     def spy_build(graph):
-        events.append(f"build {graph.name}")
+        gc.collect()  # which graphs are still held when this one's matrix is built
+        held = sorted(name for name, ref in loaded.items() if ref() is not None)
+        events.append(f"build {graph.name} holding {','.join(held)}")
         return build(graph)
 
     def spy_release(graph):
@@ -32,6 +44,7 @@ def test_a_sweep_builds_the_matrix_once_and_releases_it_after_the_last_source(
         release(graph)
 
     monkeypatch.setattr(independent, "_build", spy_build)
+    monkeypatch.setattr(registry, "load_graph", spy_load)
     monkeypatch.setattr(independent, "release_reference_matrix", spy_release)
     out = tmp_path / "out"
     result = CliRunner().invoke(app, [
@@ -39,9 +52,10 @@ def test_a_sweep_builds_the_matrix_once_and_releases_it_after_the_last_source(
         "--worklist", "ptwb", "--threads", "1", "--sources", "3", "--reps", "1",
         "--no-progress", "--out", str(out)])
     assert result.exit_code == 0, (result.output, result.exception)
-    # one build per graph for its three sources, released after the last
-    assert events == ["build tiny-kron", "release tiny-kron", "build tiny-mesh",
-                      "release tiny-mesh"]
+    # one build per graph for its three sources, released after the last; the first graph
+    # is let go once its cells have run (planning loaded both)
+    assert events == ["build tiny-kron holding tiny-kron,tiny-mesh", "release tiny-kron",
+                      "build tiny-mesh holding tiny-mesh", "release tiny-mesh"]
     with open(out / "latest" / "runs.csv", newline="") as fh:
         runs = list(csv.DictReader(fh))
     solved = [r for r in runs if r["config"] != "arc-sweep"]  # the floor solves nothing
