@@ -1,5 +1,7 @@
-"""The CSR of a generated graph, built on every core: sorted rows, no self-loops, no
-parallel arcs, the same arrays for any thread count.
+"""A CSR built from arc lists on every core: sorted rows, no self-loops, no parallel arcs
+(the lightest kept), the same arrays for any thread count. Generated graphs
+(:func:`csr_from_arcs`) and big files read (:func:`llpbench.graphs.csr_build.build_csr`)
+are built this way.
 
 A generator's edges come in no order, so every arc is a random write into its tail's row.
 The serial two-pass counting sort this replaces (by head, then stably by tail) made two such
@@ -17,8 +19,10 @@ no two threads share:
    to ``parts`` streams.
 2. **Rows within a part.** Each part (a contiguous range of tails, and the contiguous range
    of the output its rows fill) counts its arcs per tail, places them, and sorts and
-   de-duplicates each row in cache (insertion sort for a short row, numba's sort for a long
-   one), compacting its rows towards the front of its range.
+   de-duplicates each row in cache (:mod:`llpbench.graphs.row_sort`: a row already in order,
+   as a sorted file's are, is only checked), compacting its rows towards the front of its
+   range. Arcs keep their list order within a row, so the lightest of a (tail, head) pair
+   of equal weights is the one listed first, as a stable sort would keep it.
 3. **Concatenation.** The parts' compacted ranges are copied to the output in part order.
 
 The rows are sorted and de-duplicated, so the result is a function of the arc set alone,
@@ -37,8 +41,9 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from llpbench.graphs.row_sort import first_of_each_head, sort_row, sorted_unique
+
 _BUCKET_BITS = 16  # at most 2^16 coarse buckets of tails
-_SHORT_ROW = 16  # rows up to this length are sorted by insertion
 
 
 @njit(cache=True, parallel=True)
@@ -57,53 +62,41 @@ def _bucket_counts(src, dst, symmetrize, shift, buckets, chunks):
 
 
 @njit(cache=True, parallel=True)
-def _partition(src, dst, symmetrize, shift, part_of, slot, tails, heads):
+def _partition(src, dst, weights, symmetrize, shift, part_of, slot, tails, heads, ws):
     """Copy each arc (and its twin) into its tail's part: chunk ``c`` writes its arcs of
-    part ``p`` from ``slot[c, p]`` on, in list order."""
+    part ``p`` from ``slot[c, p]`` on, in list order; weights too where ``ws`` is not
+    empty."""
     k = src.shape[0]
     chunks = slot.shape[0]
+    weighted = ws.shape[0] > 0
     for c in prange(chunks):
         fill = slot[c].copy()
         for e in range(k * c // chunks, k * (c + 1) // chunks):
             u, v = src[e], dst[e]
             if u != v:
                 p = part_of[u >> shift]
-                tails[fill[p]] = u
-                heads[fill[p]] = v
-                fill[p] += 1
+                f = fill[p]
+                tails[f] = u
+                heads[f] = v
+                if weighted:
+                    ws[f] = weights[e]
+                fill[p] = f + 1
                 if symmetrize:
                     p = part_of[v >> shift]
-                    tails[fill[p]] = v
-                    heads[fill[p]] = u
-                    fill[p] += 1
-
-
-@njit(cache=True, nogil=True)
-def _sorted_unique(row, lo, hi):
-    """Sort ``row[lo:hi]`` in place and move its distinct values to its front; their count."""
-    if hi - lo <= _SHORT_ROW:
-        for q in range(lo + 1, hi):
-            x = row[q]
-            r = q - 1
-            while r >= lo and row[r] > x:
-                row[r + 1] = row[r]
-                r -= 1
-            row[r + 1] = x
-    else:
-        row[lo:hi].sort()
-    d = lo
-    for q in range(lo, hi):
-        if q == lo or row[q] != row[q - 1]:
-            row[d] = row[q]
-            d += 1
-    return d - lo
+                    f = fill[p]
+                    tails[f] = v
+                    heads[f] = u
+                    if weighted:
+                        ws[f] = weights[e]
+                    fill[p] = f + 1
 
 
 @njit(cache=True, parallel=True)
-def _rows(vertex_bounds, arc_bounds, tails, heads, out, degree, kept):
-    """Build each part's rows in ``out[arc_bounds[p]:arc_bounds[p + 1]]``: ``degree[v]``
-    ends as row v's distinct heads, ``kept[p]`` as the part's arcs after de-duplication,
-    compacted to the front of its range."""
+def _rows(vertex_bounds, arc_bounds, tails, heads, ws, out, out_w, degree, kept, pack):
+    """Build each part's rows in ``out[arc_bounds[p]:arc_bounds[p + 1]]`` (and ``out_w``
+    where weighted): ``degree[v]`` ends as row v's distinct heads, ``kept[p]`` as the
+    part's arcs after de-duplication, compacted to the front of its range."""
+    weighted = ws.shape[0] > 0
     for p in prange(vertex_bounds.shape[0] - 1):
         vlo, vhi = vertex_bounds[p], vertex_bounds[p + 1]
         alo, ahi = arc_bounds[p], arc_bounds[p + 1]
@@ -117,15 +110,23 @@ def _rows(vertex_bounds, arc_bounds, tails, heads, out, degree, kept):
         for q in range(alo, ahi):
             u = tails[q]
             out[degree[u]] = heads[q]
+            if weighted:
+                out_w[degree[u]] = ws[q]
             degree[u] += 1
         start = alo  # degree[v] is now the end of row v; rows move down to ``w``
         w = alo
         for v in range(vlo, vhi):
             end = degree[v]
-            d = _sorted_unique(out, start, end)
+            if weighted:
+                sort_row(out, out_w, start, end, pack)
+                d = first_of_each_head(out, out_w, start, end)
+            else:
+                d = sorted_unique(out, start, end)
             if w < start:
                 for q in range(d):  # w < start: copying upwards never overwrites a source
                     out[w + q] = out[start + q]
+                    if weighted:
+                        out_w[w + q] = out_w[start + q]
             w += d
             degree[v] = d
             start = end
@@ -138,16 +139,12 @@ def _concatenate(out, arc_bounds, kept, first, result):
         result[first[p]:first[p] + kept[p]] = out[arc_bounds[p]:arc_bounds[p] + kept[p]]
 
 
-def csr_from_arcs(n: int, arcs: list[np.ndarray], symmetrize: bool,
-                  threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """``(indptr, indices)`` of the arcs ``arcs = [src, dst]`` (int32 ids below ``n``)
-    without self-loops or parallel arcs, rows sorted; ``symmetrize`` adds every twin.
-
-    The list is emptied once the arcs are partitioned, so that the ids' memory goes back
-    before the rows are built (drop your own references to ``src`` and ``dst`` first).
-    ``threads`` sets the parts and chunks (default: numba's thread count); the arrays do not
-    depend on it.
-    """
+def build_rows(n: int, arcs: list[np.ndarray], weights: np.ndarray | None, symmetrize: bool,
+               ids: type, pack: bool = False, threads: int | None = None):
+    """``(indptr, heads, weights or None)``: the three passes of the module docstring over
+    ``arcs = [src, dst]`` (emptied after the partition), heads stored as ``ids``; with
+    ``weights``, each row sorted by head then weight (``pack``: integer weights in
+    0 .. 2^31 - 1, sorted as one key) and the lightest of each head kept."""
     src, dst = arcs
     threads = max(1, int(threads or numba.get_num_threads()))
     shift = max(0, int(max(n - 1, 1)).bit_length() - _BUCKET_BITS)
@@ -166,22 +163,48 @@ def csr_from_arcs(n: int, arcs: list[np.ndarray], symmetrize: bool,
     arc_bounds = np.zeros(parts + 1, np.int64)
     arc_bounds[1:] = np.cumsum(per_part.sum(axis=0))
     slot = arc_bounds[:-1][None, :] + np.cumsum(per_part, axis=0) - per_part
-    tails = np.empty(total, np.int32)
-    heads = np.empty(total, np.int32)
-    _partition(src, dst, symmetrize, shift, part_of, slot, tails, heads)
+    weighted = weights is not None and total > 0
+    wdtype = weights.dtype if weights is not None else np.int8
+    tails = np.empty(total, ids)
+    heads = np.empty(total, ids)
+    ws = np.empty(total if weighted else 0, wdtype)
+    no_weights = np.empty(0, wdtype)
+    _partition(src, dst, weights if weighted else no_weights, symmetrize, shift, part_of, slot,
+               tails, heads, ws)
     del src, dst
     arcs.clear()
     vertex_bounds = np.minimum(bucket_bounds.astype(np.int64) << shift, n)
-    out = np.empty(total, np.int32)
+    out = np.empty(total, ids)
+    out_w = np.empty(total if weighted else 0, wdtype)
     degree = np.zeros(n, np.int64)
     kept = np.zeros(parts, np.int64)
-    _rows(vertex_bounds, arc_bounds, tails, heads, out, degree, kept)
-    del tails, heads
+    _rows(vertex_bounds, arc_bounds, tails, heads, ws, out, out_w, degree, kept, pack)
+    del tails, heads, ws
     indptr = np.zeros(n + 1, np.int64)
     np.cumsum(degree, out=indptr[1:])
     del degree
     first = np.zeros(parts, np.int64)
     first[1:] = np.cumsum(kept)[:-1]
-    result = np.empty(int(indptr[n]), np.int32)
+    result = np.empty(int(indptr[n]), ids)
     _concatenate(out, arc_bounds, kept, first, result)
-    return indptr, result
+    del out
+    if weights is None:
+        return indptr, result, None
+    result_w = np.empty(int(indptr[n]), wdtype)
+    if weighted:
+        _concatenate(out_w, arc_bounds, kept, first, result_w)
+    return indptr, result, result_w
+
+
+def csr_from_arcs(n: int, arcs: list[np.ndarray], symmetrize: bool,
+                  threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(indptr, indices)`` of the arcs ``arcs = [src, dst]`` (int32 ids below ``n``)
+    without self-loops or parallel arcs, rows sorted; ``symmetrize`` adds every twin.
+
+    The list is emptied once the arcs are partitioned, so that the ids' memory goes back
+    before the rows are built (drop your own references to ``src`` and ``dst`` first).
+    ``threads`` sets the parts and chunks (default: numba's thread count); the arrays do not
+    depend on it.
+    """
+    indptr, indices, _ = build_rows(n, arcs, None, symmetrize, np.int32, threads=threads)
+    return indptr, indices

@@ -22,22 +22,10 @@ does not import numba (a bad small file is refused before the compiler loads).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 _SPACE, _TAB, _LF, _CR = 32, 9, 10, 13
 _MINUS, _PLUS, _ZERO, _NINE = 45, 43, 48, 57
-
-
-@njit(cache=True, nogil=True)
-def _count_lines(buf):
-    """An upper bound on the lines: one per line end (``\n``, ``\r\n`` or a lone ``\r``,
-    a ``\r\n`` counted once, so that a Windows file does not get twice the rows), plus one."""
-    lines = 1
-    n = buf.shape[0]
-    for i in range(n):
-        if buf[i] == _LF or (buf[i] == _CR and (i + 1 == n or buf[i + 1] != _LF)):
-            lines += 1
-    return lines
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -106,14 +94,76 @@ def _parse(buf, out, ncols, ignored, comment, prefix):
     return row
 
 
+@njit(cache=True, nogil=True)
+def _line_ends(buf):
+    """The line ends in ``buf`` (``\r\n`` once): the rows a piece ending at a line end can
+    hold at most."""
+    ends = 0
+    n = buf.shape[0]
+    for i in range(n):
+        if buf[i] == _LF or (buf[i] == _CR and (i + 1 == n or buf[i + 1] != _LF)):
+            ends += 1
+    return ends
+
+
+@njit(cache=True, parallel=True)
+def _capacities(buf, cuts):
+    caps = np.zeros(cuts.shape[0] - 1, np.int64)
+    for p in prange(cuts.shape[0] - 1):
+        caps[p] = _line_ends(buf[cuts[p]:cuts[p + 1]])
+    caps[-1] += 1  # a last line without an end
+    return caps
+
+
+@njit(cache=True, parallel=True)
+def _parse_pieces(buf, cuts, base, out, ncols, ignored, comment, prefix):
+    """:func:`_parse` of each piece ``buf[cuts[p]:cuts[p + 1]]`` into ``out``'s columns from
+    ``base[p]`` on, on every core; the rows of each piece (-1: a line it is not sure of)."""
+    rows = np.zeros(cuts.shape[0] - 1, np.int64)
+    for p in prange(cuts.shape[0] - 1):
+        rows[p] = _parse(buf[cuts[p]:cuts[p + 1]], out[:, base[p]:base[p + 1]], ncols,
+                         ignored, comment, prefix)
+    return rows
+
+
+def _cuts(body: bytes, pieces: int) -> np.ndarray:
+    """Piece bounds just after a ``\n`` (a line start, never inside a ``\r\n``), about
+    equal in size; fewer pieces where lines are too long or ended by lone ``\r``."""
+    cuts = [0]
+    for p in range(1, pieces):
+        at = body.find(b"\n", max(len(body) * p // pieces, cuts[-1]))
+        if at < 0:
+            break
+        if at + 1 > cuts[-1]:
+            cuts.append(at + 1)
+    if cuts[-1] != len(body) or len(cuts) == 1:
+        cuts.append(len(body))
+    return np.asarray(cuts, dtype=np.int64)
+
+
 def parse_int_columns(body: bytes, ncols: int, ignored: int, comment: bytes,
-                      prefix: bytes | None) -> list[np.ndarray] | None:
+                      prefix: bytes | None, pieces: int | None = None) -> list[np.ndarray] | None:
     """The ``ncols`` integer columns of ``body``'s lines (int64), or None where a line is not
-    one this pass is sure of (the caller then parses it another way)."""
+    one this pass is sure of (the caller then parses it another way).
+
+    The body is cut at line starts into ``pieces`` (default: twice numba's threads), parsed
+    on every core, each piece into its own range of rows; the ranges are closed up where
+    comments or blank lines left them short (a clean file's are full)."""
+    import numba
+
     buf = np.frombuffer(body, dtype=np.uint8)
-    out = np.empty((ncols, _count_lines(buf)), dtype=np.int64)
-    rows = _parse(buf, out, ncols, ignored, comment[0] if comment else -1,
-                  prefix[0] if prefix else -1)
-    if rows < 0:
+    cuts = _cuts(body, max(1, pieces or 2 * numba.get_num_threads()))
+    caps = _capacities(buf, cuts)
+    base = np.zeros(caps.shape[0] + 1, np.int64)
+    np.cumsum(caps, out=base[1:])
+    out = np.empty((ncols, int(base[-1])), dtype=np.int64)
+    rows = _parse_pieces(buf, cuts, base, out, ncols, ignored, comment[0] if comment else -1,
+                         prefix[0] if prefix else -1)
+    if (rows < 0).any():
         return None
-    return [out[c, :rows] for c in range(ncols)]  # each a contiguous row of ``out``: no copy
+    put = int(rows[0])
+    for p in range(1, rows.shape[0]):  # close the gaps, in order: moves only go down
+        if base[p] != put:
+            out[:, put:put + rows[p]] = out[:, base[p]:base[p] + rows[p]]
+        put += int(rows[p])
+    return [out[c, :put] for c in range(ncols)]  # each a contiguous row of ``out``: no copy

@@ -64,8 +64,9 @@ def _reference(body: bytes, ncols: int, prefix: str | None, comment: str):
 def test_valid_bodies_give_the_columns_the_reference_parser_gives(data, ncols, form):
     prefix, comment = form
     body = data.draw(bodies(ncols, prefix, comment))
+    pieces = data.draw(st.sampled_from([1, 2, 3, 7]))  # cut at line starts, parsed apart
     mine = parse_int_columns(body, ncols, 0, comment.encode(),
-                             prefix.encode() if prefix else None)
+                             prefix.encode() if prefix else None, pieces=pieces)
     assert mine is not None
     theirs = _reference(body, ncols, prefix, comment)
     assert [c.tolist() for c in mine] == [c.tolist() for c in theirs]
@@ -88,6 +89,8 @@ def test_ignored_trailing_columns_are_skipped_whatever_they_hold():
 ], ids=["float", "few", "many", "word", "tail", "sign", "19-digits", "form-feed"])
 def test_a_line_it_is_not_sure_of_gives_up(body):
     assert parse_int_columns(body, 3, 0, b"%", None) is None
+    # in any piece of a body cut in several
+    assert parse_int_columns(b"1 2 3\n" * 50 + body, 3, 0, b"%", None, pieces=4) is None
 
 
 @pytest.mark.parametrize("body", [b"a 1 2 3\n1 2 3\n", b"a 1 2 3\nab 1 2 3\n", b"a\n"],
