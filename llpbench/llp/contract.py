@@ -29,6 +29,27 @@ tuple :attr:`Instance.arrays`:
     misses of several items overlap. Problems with nothing worth fetching ahead use
     :func:`no_prefetch`.
 
+How the worklist solver hands out the seed (:attr:`Instance.init_work`) is the instance's
+``seed_policy`` (:data:`SEED_POLICIES`):
+
+``"deal"`` (the default)
+    The seed is pushed into the worklist before the workers start, dealt round-robin over
+    the threads' sides (item i to thread ``i % T``), each with its priority; every worker
+    then pops by the worklist's own order.
+``"in-order"``
+    Nothing is pushed: the seed stays a shared array and a shared counter, and a worker whose
+    side of the worklist is empty takes the *next* item of ``init_work`` (one atomic
+    fetch-add), so items start in ``init_work``'s order, each with the thread that is free
+    first (the block IDs of a decoupled look-back scan, handed out in order). No thread can
+    run ahead of the others by more than the items in flight, which a problem whose item
+    needs its predecessor's result soon (the reduction's look-back) wants; what ``work``
+    reports is pushed and popped as usual, by the worker that pushed it before its next
+    seed item (others pop it once the seed is used up or their own pop finds it). Nothing
+    waits: an item's ``work`` still may not rely on its predecessor having finished. The
+    seed is counted pending like pushed items, so termination, counters (``pushes``
+    includes it) and the watchdog are unchanged. The one-thread bag solver pushes the seed
+    in order (its worklist's order then decides); the scanning solvers have no seed.
+
 ``ctr`` is the calling thread's counter row (:mod:`llpbench.llp.counters`): problems count
 ``ADVANCES`` and ``RETRIES`` there. A solver never branches on which problem it runs.
 
@@ -74,6 +95,8 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 from numba import njit
 
+from llpbench.errors import SpecError
+
 
 @dataclass
 class Instance:
@@ -100,6 +123,10 @@ class Instance:
     params : dict
         The tuned parameters it was made with (the problem's ``TUNED``); baselines that take
         one get it from here.
+    seed_policy : str
+        How the worklist solver hands out ``init_work``: ``"deal"`` (pushed round-robin over
+        the threads' sides, the default) or ``"in-order"`` (taken one at a time, in order,
+        from a shared counter by whichever worker is free; see the module docstring).
     max_rounds : int, optional
         The most passes a scanning solver (cyclic, all-indices) can need, as the problem's
         lattice implies: each pass that is not the last advances at least one index, and
@@ -120,6 +147,28 @@ class Instance:
     meta: dict[str, Any] = field(default_factory=dict)
     params: dict[str, Any] = field(default_factory=dict)
     max_rounds: int | None = None
+    seed_policy: str = "deal"
+
+
+#: The seed policies an :class:`Instance` may name, with the code the worklist solver's
+#: ``seed`` kernel takes (see the module docstring).
+SEED_POLICIES: dict[str, int] = {"deal": 0, "in-order": 1}
+SEED_DEAL = SEED_POLICIES["deal"]
+SEED_IN_ORDER = SEED_POLICIES["in-order"]
+
+
+def seed_policy_code(instance: Instance) -> int:
+    """The :data:`SEED_POLICIES` code of ``instance``'s ``seed_policy``.
+
+    Raises
+    ------
+    SpecError
+        If the instance names no policy of :data:`SEED_POLICIES`.
+    """
+    if instance.seed_policy not in SEED_POLICIES:
+        raise SpecError(f"{instance.problem}: unknown seed_policy {instance.seed_policy!r}; "
+                        f"known: {', '.join(SEED_POLICIES)}")
+    return SEED_POLICIES[instance.seed_policy]
 
 
 #: The compiled kernels and the number of arguments each takes.

@@ -19,7 +19,7 @@ import numpy as np
 from llpbench.errors import SolveFailedError
 from llpbench.llp import counters as C
 from llpbench.llp import sync
-from llpbench.llp.contract import Instance
+from llpbench.llp.contract import Instance, seed_policy_code
 from llpbench.llp.launch import Stopped, Supervision, compile_kernel, run_threads
 from llpbench.llp.watchdog import LostWork
 from llpbench.llp.worklists import WORKLISTS
@@ -47,6 +47,7 @@ class SolveRun:
     bufs: list[np.ndarray] = field(default_factory=list)
     ctl: np.ndarray = field(default_factory=sync.new_control)
     rounds: np.int64 = np.int64(-1)
+    seed_policy: int = 0  # the instance's seed policy, as a code of contract.SEED_POLICIES
     batch: int = BATCH
     compile_seconds: float = 0.0
     cache_hits: int = 0
@@ -62,6 +63,7 @@ class SolveRun:
                      for _ in range(self.threads)]
         self.work = np.ascontiguousarray(inst.init_work, dtype=np.int64)
         self.rounds = np.int64(-1 if inst.max_rounds is None else inst.max_rounds)
+        self.seed_policy = seed_policy_code(inst)
 
     def compile(self, fn: Callable, args: tuple) -> None:
         """Compile ``fn`` for ``args``' types (or load it from numba's cache), timed apart."""

@@ -55,15 +55,17 @@ def launch_partitions(module: ModuleType, run: SolveRun) -> float:
 
 
 def launch_worklist_workers(module: ModuleType, run: SolveRun) -> float:
-    """``seed(wl, inst, state, items, nthreads, ctl, ctr)`` on the calling thread (timed),
-    then T threads running ``worker(tid, inst, state, wl, ctl, ctr, buf, run, batch)`` over a
-    shared worklist, watched for lost work (worklist)."""
+    """``seed(wl, inst, state, items, nthreads, ctl, ctr, policy)`` on the calling thread
+    (timed; ``policy`` is the code of the instance's ``seed_policy``), then T threads
+    running ``worker(tid, inst, state, wl, ctl, ctr, buf, run, batch)`` over a shared
+    worklist, watched for lost work (worklist)."""
     wl = run.create_worklist(run.threads)
     # each worker's fused run and batch (a worklist without levels: one pair each)
     fuse = run.worklist_module().FUSE
     runs = [np.empty(2 * fuse, dtype=np.int64) for _ in range(run.threads)]
     batches = [np.empty(2 * min(run.batch, fuse), dtype=np.int64) for _ in range(run.threads)]
-    seed_args = (wl, run.inst, run.state, run.work, run.threads, run.ctl, run.rows[0])
+    seed_args = (wl, run.inst, run.state, run.work, run.threads, run.ctl, run.rows[0],
+                 np.int64(run.seed_policy))
     run.compile(module.seed, seed_args)
     t0 = time.perf_counter()
     module.seed(*seed_args)

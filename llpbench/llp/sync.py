@@ -37,7 +37,12 @@ FLAG0 = 5 * PAD  # three rotating "something changed this round" flags
 ABORT = 8 * PAD  # set by the supervisor (llpbench.llp.launch): every worker returns ABORTED
 IDLERS = 9 * PAD  # workers now idle (the worklist solver's watchdog reads it)
 WAKES = 10 * PAD  # times a worker left idleness (the watchdog's proof that nothing moved)
-CONTROL_SLOTS = 11 * PAD
+# An "in-order" seed (llpbench.llp.contract.SEED_POLICIES): the address and length of the
+# seed array, written before the workers start, and the shared counter of items handed out.
+SEED_ADDR = 11 * PAD
+SEED_COUNT = SEED_ADDR + 1  # same line as the address: both are read-only during the solve
+SEED_NEXT = 12 * PAD
+CONTROL_SLOTS = 13 * PAD
 
 # What a worker returns: it finished, it was told to stop, or the solve broke a bound.
 DONE = 0

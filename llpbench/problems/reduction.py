@@ -17,8 +17,12 @@ Formulation
       ``k = b - 1, b - 2, ...`` over aggregates that are set until an ``I(k)`` that is
       (``I(b) = I(k) + A(k+1) + ... + A(b)``; at ``k = -1`` the sum starts at 0), at most
       ``LOOKBACK`` blocks; ``UNSET`` if the walk meets an unset aggregate first or runs out.
-      That ``f`` is monotone: a state above one where the walk succeeded makes it stop at
-      the same ``I`` or a nearer one, with the same value.
+      The walk ``work`` makes after the block's own sum may instead sum up to ``HELPS``
+      blocks whose aggregate is unset from their values itself (*helping*: that block's
+      holder has not summed it yet, because it is descheduled or scanning it fused); those
+      sums are used, not published. That ``f`` is monotone: a state above one where the
+      walk succeeded makes it stop at the same ``I`` or a nearer one, with the same value,
+      needing no more helping sums.
 
     Block b is forbidden while ``A(b)`` is unset or ``I(b) < f``. ``work(b)`` sums the block,
     looks back, and if that found the offset ``E(b) = I(b) - A(b)`` claims ``I(b)`` (atomic
@@ -37,18 +41,36 @@ Cost
     8192 values, 64 KiB), so a block whose look-back succeeds at once costs one read of its
     values from memory and one write of its outputs: the traffic of a one-pass copy, where
     the blocked baseline (reduce, then scan) reads the array twice. One worklist item per
-    block (``items/index`` 1, ``advances/index`` 1); a block pushed again (``items/index``
-    above 1) is one whose offset came late, and its second visit reads its values from
-    memory again. At one thread, in block order, every offset is known before its block is
-    read, so every block takes the fused pass: the sequential scan's traffic plus one
-    worklist item per 8192 values. At two threads the seed deals the blocks round-robin, and
-    a block whose neighbour is being scanned by the other thread at that moment finds no
-    offset (``RETRIES``) and is read again when it is pushed back: measured at 10^8,
-    ``items/index`` 1.84 and about 1.6x the time of a one-pass copy (see docs/problems.md).
-    A bounded spin on the neighbour's aggregate was tried and measured no faster, so nothing
-    here waits. The earlier formulation (Blelloch's up-sweep/down-sweep tree over the same
-    blocks) read the array twice, like the blocked scan, and ran at about 2x the scan's
-    time at one thread.
+    block (``items/index`` 1, ``advances/index`` 2: ``A`` and ``I``); a block pushed again
+    (``items/index`` above 1) is one whose offset came late, and its second visit reads its
+    values from memory again. At one thread, in block order, every offset is known before
+    its block is read, so every block takes the fused pass: the sequential scan's traffic
+    plus one worklist item per 8192 values.
+
+    At two threads and more, three things keep a block's offset from coming late. The seed
+    is ``seed_policy="in-order"`` (:mod:`llpbench.llp.contract`): block IDs are handed out
+    in order through a shared counter to whichever worker is free, the way the decoupled
+    look-back's blocks are, so no worker runs ahead of the others by more than the blocks
+    in flight (dealt round-robin into per-thread worklists, a worker whose partner fell
+    behind found no offset for block after block: ``items/index`` 1.84, about 1.6 copy
+    floors). A worker whose look-back, after its own sum, meets a block that another worker
+    holds but has not summed (descheduled on a shared core, or scanning it fused, which
+    publishes its aggregate only at the end) sums that block itself (``HELPS``, counted in
+    ``RETRIES``: one extra read of 64 KiB) instead of leaving its own block to be read again
+    later (on this 2-core VM with the other core busy, the in-order seed alone still gave
+    ``items/index`` 1.6-1.9: a descheduled worker held its block for a whole time slice).
+    And a block fuses only when ``I(b - 1)`` itself is set: an offset that comes through a
+    published ``A(b - 1)`` means b - 1's worker is right behind, still scanning, so b sums
+    first and publishes ``A(b)`` before its (cached) scan, and the worker that takes b + 1
+    need not sum b. Nothing here waits (a bounded spin on the neighbour's aggregate was
+    tried before and measured no faster). Measured at 10^8, 2026-12-07, on the 2-core VM
+    shared with other engineers' runs, same-process A/B, medians of 3, in copy floors: at 2
+    threads 1.40-1.62 dealt, 1.41-1.90 in order without helping, 0.97-1.09 in order with it
+    (``items/index`` 1.0-1.4: the extra visits are mostly stale pops, which read nothing);
+    at 8 threads 1.58 dealt, 1.02-1.07 in order; one thread unchanged (the fused pass).
+    ``scripts/bench_problems.py`` figures are in docs/problems.md. The earlier formulation
+    (Blelloch's up-sweep/down-sweep tree over the same blocks) read the array twice, like
+    the blocked scan, and ran at about 2x the scan's time at one thread.
 
 State (int64): ``A`` at ``[0, nb)``, ``I`` at ``[nb, 2 nb)``, then ``P`` (n). Priority: the
 block number (earlier blocks first). Reference: ``np.cumsum`` and ``sum``. Baseline: the
@@ -87,16 +109,19 @@ UNSET = np.iinfo(np.int64).min  # every variable's bottom: below any sum
 MAX_BLOCK = 8192  # values per block: 64 KiB, summed and then scanned in the core's cache
 TARGET_BLOCKS = 256  # small inputs still get this many blocks (block size >= 1)
 LOOKBACK = 64  # blocks a look-back walks at most before it gives up
+HELPS = 4  # unset aggregates a look-back after the block's own sum may sum itself
 
 
 class Blocks(NamedTuple):
     """The instance as the kernels see it: the values in ``nblocks`` blocks of ``block``
-    (the last may be shorter); the state's prefix sums start at ``prefix`` (= 2 nblocks)."""
+    (the last may be shorter); the state's prefix sums start at ``prefix`` (= 2 nblocks);
+    a look-back after a block's own sum sums up to ``helps`` unset aggregates itself."""
 
     values: np.ndarray
     block: np.int64
     nblocks: np.int64
     prefix: np.int64
+    helps: np.int64
 
 
 # --- kernels -------------------------------------------------------------------------------
@@ -111,22 +136,33 @@ def num_indices(inst, state):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _look_back(state, nb, b):
-    """``(E(b), stop)``: the sum of every block before b, from the nearest set ``I`` within
-    ``LOOKBACK`` blocks and the aggregates between, and -1; or ``(UNSET, k)`` when the
-    aggregate of block k on the way is unset (``k = -1``: the walk ran out)."""
+def _look_back(state, nb, b, a, block, helps):
+    """``(E(b), k, summed)``: the sum of every block before b, from the nearest set ``I(k)``
+    within ``LOOKBACK`` blocks and the aggregates between (``k = -1``: from the array's
+    start); or ``(UNSET, k)`` when the aggregate of block k on the way is unset (``k = -1``:
+    the walk ran out). Up to
+    ``helps`` unset aggregates on the way are summed from the values ``a`` (blocks of
+    ``block``) instead of stopping there (``summed`` says how many): a block taken by a
+    worker that has not summed it yet (descheduled, or scanning it fused) no longer stops
+    the walk. Those sums are not published: ``A(k)`` stays its holder's, so what reports
+    k, and who writes its outputs, is unchanged."""
     total = np.int64(0)
+    summed = np.int64(0)
     k = b - 1
     while k >= 0 and b - k <= LOOKBACK:
         inclusive = atomic_load(state, nb + k)
         if inclusive != UNSET:
-            return inclusive + total, np.int64(-1)
+            return inclusive + total, k, summed
         agg = atomic_load(state, k)
         if agg == UNSET:
-            return UNSET, k
+            if summed >= helps:
+                return UNSET, k, summed
+            summed += 1
+            lo = k * block
+            agg = a[lo : min(lo + block, a.shape[0])].sum()
         total += agg
         k -= 1
-    return (total, np.int64(-1)) if k < 0 else (UNSET, np.int64(-1))
+    return (total, np.int64(-1), summed) if k < 0 else (UNSET, np.int64(-1), summed)
 
 
 @njit(nogil=True, cache=True)
@@ -134,41 +170,50 @@ def forbidden(inst, state, b):
     nb = inst.nblocks
     if atomic_load(state, b) == UNSET:
         return True
-    return atomic_load(state, nb + b) == UNSET and _look_back(state, nb, b)[0] != UNSET
+    if atomic_load(state, nb + b) != UNSET:
+        return False
+    return _look_back(state, nb, b, inst.values, inst.block, 0)[0] != UNSET
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _sum_and_look_back(state, nb, b, seg, ctr):
+def _sum_and_look_back(inst, state, b, seg, ctr):
     """Publish ``A(b)`` (a locked RMW: a full fence before the look-back), then look back
-    once more (the previous block may have finished meanwhile). Nothing waits: a failed
-    look-back leaves b to the claim of ``I(b - 1)``, which pushes it again."""
+    once more (the previous block may have finished meanwhile), summing up to ``helps``
+    (:data:`HELPS`) unset aggregates on the way itself. Nothing waits: a failed look-back
+    leaves b to the claim of ``I(b - 1)``, which pushes it again."""
     agg = seg.sum()  # a slice: numba vectorises it
     atomic_max(state, b, agg)
     ctr[ADVANCES] += 1
-    offset = _look_back(state, nb, b)[0]
-    ctr[RETRIES] += offset == UNSET  # left for the claim of I(b - 1) to push again
+    offset, _, summed = _look_back(state, inst.nblocks, b, inst.values, inst.block,
+                                   inst.helps)
+    ctr[RETRIES] += summed + (offset == UNSET)  # blocks read again; left for I(b - 1)
     return agg, offset
 
 
 @njit(nogil=True, cache=True)
 def work(inst, state, b, out, ctr):
-    """ensure(b). Offset known before the sum (the previous block is done): one fused pass
-    scans the block from it, then claims ``I(b)`` and sets ``A(b)``. Else sum the block,
-    look back, and if the offset is found claim ``I(b)`` and scan the cached block. The
-    claimer reports ``b + 1`` where its aggregate is set."""
+    """ensure(b). Offset known before the sum from ``I(b - 1)`` (the previous block is
+    done): one fused pass scans the block from it, then claims ``I(b)`` and sets ``A(b)``.
+    Else sum the block, look back, and if the offset is found claim ``I(b)`` and scan the
+    cached block. The claimer reports ``b + 1`` where its aggregate is set."""
     a, nb = inst.values, inst.nblocks
     lo = b * inst.block
     seg = a[lo : min(lo + inst.block, a.shape[0])]
     dst = state[inst.prefix + lo : inst.prefix + lo + seg.shape[0]]
     agg = atomic_load(state, b)
     offset = UNSET
+    near = np.int64(-2)
     if atomic_load(state, nb + b) == UNSET:
-        offset = _look_back(state, nb, b)[0]
+        offset, near, _ = _look_back(state, nb, b, a, inst.block, 0)
     k = -1
-    fused = (agg == UNSET) & (offset != UNSET)  # no other worker holds b (see Formulation)
+    # Fused only when I(b - 1) itself is set. An offset through A(b - 1) means b - 1's worker
+    # is still scanning it, right behind: then publish A(b) first (sum, then scan the cached
+    # block), since a fused pass publishes it only at its end and the worker that takes
+    # b + 1 meanwhile would have to sum b itself (see Cost).
+    fused = (agg == UNSET) & (offset != UNSET) & (near == b - 1)  # no other worker holds b
     won = False
     if agg == UNSET and not fused:
-        agg, offset = _sum_and_look_back(state, nb, b, seg, ctr)
+        agg, offset = _sum_and_look_back(inst, state, b, seg, ctr)
         k = 0
     if offset != UNSET and not fused:
         won = atomic_max(state, nb + b, offset + agg) == UNSET  # the one claim of I(b)
@@ -238,7 +283,8 @@ def instance(values: np.ndarray, block: int | None = None) -> Instance:
 
     return Instance(
         problem=__name__,
-        arrays=Blocks(a, np.int64(block), np.int64(nblocks), np.int64(2 * nblocks)),
+        arrays=Blocks(a, np.int64(block), np.int64(nblocks), np.int64(2 * nblocks),
+                      np.int64(HELPS)),
         n=nblocks,
         max_out=1,
         init_state=init_state,
@@ -246,6 +292,7 @@ def instance(values: np.ndarray, block: int | None = None) -> Instance:
         bucket_width=max(1, nblocks // 512),  # in order: the bucket ring has 1024 slots
         meta={"values": a, "block": block, "blocks": nblocks},
         max_rounds=nblocks + 1,  # a pass that is not the last claims at least one I
+        seed_policy="in-order",  # block IDs in order, to whichever worker is free (see Cost)
     )
 
 

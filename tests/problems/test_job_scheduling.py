@@ -107,3 +107,21 @@ def test_random_dags_match_the_topological_reference(n, degree, seed, layered, c
     graph = random_dag(n, degree, seed, layered=layered)
     inst = js.instance(graph, js.durations(n, seed))
     solve_and_verify(js, inst, *config)
+
+
+@pytest.mark.parametrize("threads", [1, 2, 4])
+@pytest.mark.parametrize("worklist", ["bucketed", "obim", "ptcf"])
+@pytest.mark.parametrize("variant", ["sparse", "layered"])
+def test_batches_that_fetch_jobs_ahead_give_the_longest_paths(variant, worklist, threads):
+    """Big enough for the level worklists' batches of 64, where ``prefetch`` runs for the
+    job ``PREFETCH_AHEAD`` places ahead; checked against the level-synchronous reference."""
+    solve_and_verify(js, js.generate(20_000, 5, variant), "worklist", worklist, threads)
+
+
+def test_prefetch_changes_nothing_even_past_the_last_arc():
+    for inst in (INSTANCES["chain"](), INSTANCES["no-arcs"]()):  # no-arcs: every offset is m
+        state = inst.init_state()
+        before = state.copy()
+        for j in range(inst.n):
+            js.prefetch(inst.arrays, state, j)
+        assert np.array_equal(state, before)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import numpy as np
@@ -10,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llpbench.errors import SpecError
+from llpbench.llp.runtime import solve_llp
 from llpbench.problems import problem_module
 from llpbench.problems import reduction as rd
 from tests.problems.conftest import solve_and_verify
@@ -61,9 +63,10 @@ def test_look_back_stops_at_an_unset_aggregate_and_sums_set_ones():
     state = inst.init_state()
     nb = inst.meta["blocks"]
     state[1], state[2] = 12, 21  # A(1), A(2) set; A(0) and every I unset
-    assert rd._look_back(state, nb, 3)[0] == rd.UNSET  # stops at A(0)
+    a, block = inst.arrays.values, inst.arrays.block
+    assert rd._look_back(state, nb, 3, a, block, 0)[0] == rd.UNSET  # stops at A(0)
     state[nb + 0] = 3  # I(0) set: E(3) = I(0) + A(1) + A(2)
-    assert rd._look_back(state, nb, 3)[0] == 36
+    assert rd._look_back(state, nb, 3, a, block, 0)[0] == 36
     assert rd.forbidden(inst.arrays, state, 3)  # A(3) unset
 
 
@@ -138,3 +141,46 @@ def test_a_size_that_does_not_fit_is_refused_before_anything_is_allocated(monkey
     monkeypatch.setenv("LLPBENCH_MAX_MEMORY", "1G")
     with pytest.raises(SpecError, match=r"reduction --size 100,000,000: .* at least 2\.2 GB"):
         build_instance(rd, size=10**8, seed=1)
+
+
+def test_the_instance_asks_for_an_in_order_seed():
+    assert rd.generate(100, 1).seed_policy == "in-order"
+    assert rd.generate(100, 1).arrays.helps == rd.HELPS > 0
+
+
+@pytest.mark.parametrize("threads", [1, 2, 4])
+@pytest.mark.parametrize("worklist", ["ptwb", "ptcf", "swb", "bucketed"])
+def test_each_seed_policy_and_helping_match_cumsum(worklist, threads):
+    """Sizes that are no multiple of the block, dealt or in order, with and without the
+    look-back's helping sums: every answer is np.cumsum's."""
+    cases = [rd.generate(10_007, 2, "signed"), rd.instance(np.arange(1000) - 500, 7),
+             rd.instance(np.ones(64), 64), rd.instance([5, -3, 2], 2)]
+    for base in cases:
+        for policy in ("deal", "in-order"):
+            for helps in (0, 1, rd.HELPS):
+                inst = dataclasses.replace(base, seed_policy=policy,
+                                           arrays=base.arrays._replace(helps=np.int64(helps)))
+                result = solve_llp(inst, "worklist", worklist, threads, timeout=30)
+                got = rd.answer(inst, result.state)
+                expected = np.append(np.cumsum(inst.meta["values"]), inst.meta["values"].sum())
+                assert rd.verify(got, expected) is None, (policy, helps, inst.n)
+
+
+def test_a_helping_look_back_sums_an_unset_aggregate_itself():
+    inst = rd.instance(np.arange(12), block=3)  # block sums 3, 12, 21, 30
+    a, block, nb = inst.arrays.values, inst.arrays.block, inst.meta["blocks"]
+    state = inst.init_state()
+    state[nb + 0] = 3  # I(0) set
+    state[2] = 21  # A(2) set; A(1) unset (its holder has not summed it yet)
+    assert rd._look_back(state, nb, 3, a, block, 0)[:2] == (rd.UNSET, 1)  # stops at A(1)
+    assert rd._look_back(state, nb, 3, a, block, 1) == (36, 0, 1)  # sums block 1 itself
+    assert state[1] == rd.UNSET  # ... without publishing it
+    state[2] = rd.UNSET  # two unset aggregates on the way, one help allowed
+    assert rd._look_back(state, nb, 3, a, block, 1)[:2] == (rd.UNSET, 1)
+    assert rd._look_back(state, nb, 3, a, block, 2) == (36, 0, 2)
+
+
+def test_at_one_thread_in_order_nothing_helps_and_nothing_is_read_twice():
+    inst = rd.generate(50_000, 3)
+    result = solve_and_verify(rd, inst, "worklist", "ptcf", 1)
+    assert result.counters["items"] == inst.n and result.counters["retries"] == 0

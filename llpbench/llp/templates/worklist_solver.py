@@ -15,6 +15,15 @@ happens only when no item exists anywhere and no worker holds credit. One shared
 ``CREDIT_CHUNK`` items instead of one per item keeps the counter's cache line from bouncing
 between cores. Idle workers back off: spin, then yield, then sleep.
 
+Seed (the instance's ``seed_policy``, :mod:`llpbench.llp.contract`): dealt round-robin over
+the threads' sides before the start, or, ``"in-order"``, left in its array and taken one item
+at a time through a shared counter by a worker whose worklist came up empty
+(:func:`take_seed`): items start in the seed's order, each on the first free thread, and
+what their work reports is popped before the next seed item (a worker that found its side
+empty and has pushed nothing since takes the next seed item without popping first: an
+empty pop of the bucketed worklist scans its 1024 buckets). The seed counts as pending
+either way, so the termination count above is unchanged.
+
 Watchdog (:mod:`llpbench.llp.watchdog`): a worker counts itself in ``IDLERS`` when it starts
 idling (after handing its credit back) and out again, with a ``WAKES`` tick, when it finds
 work: one atomic add per change, none per item. The supervisor reads them to tell lost work
@@ -25,14 +34,18 @@ one at once, a busy one within ``ABORT_EVERY`` items.
 from numba import njit
 
 from llpbench.llp.atomics import atomic_fetch_add, atomic_load
+from llpbench.llp.contract import SEED_IN_ORDER
 from llpbench.llp.counters import FUSED, ITEMS, PUSHES, STALE
-from llpbench.llp.rawmem import peek
+from llpbench.llp.rawmem import fetch_add, load_relaxed, peek, poke
 from llpbench.llp.sync import (
     ABORT,
     ABORTED,
     DONE,
     IDLERS,
     PENDING,
+    SEED_ADDR,
+    SEED_COUNT,
+    SEED_NEXT,
     WAKES,
     backoff,
     start_barrier,
@@ -52,14 +65,54 @@ ABORT_EVERY = 1024
 
 
 @njit(nogil=True, cache=True)
-def seed(wl, inst, state, items, nthreads, ctl, c):
-    """Push the initial work, spread round-robin over the threads' sides."""
-    ca = c.ctypes.data
-    for i in range(items.shape[0]):
-        j = items[i]
-        WORKLIST.push(wl, i % nthreads, PROBLEM.priority(inst, state, j), j, ca)
+def seed(wl, inst, state, items, nthreads, ctl, c, policy):
+    """Hand out the initial work by the instance's seed policy (a code of
+    :data:`llpbench.llp.contract.SEED_POLICIES`): deal it round-robin over the threads'
+    sides of the worklist, or (``SEED_IN_ORDER``) push nothing and leave ``items`` to
+    :func:`take_seed`, which the workers call in turn. Either way every item is pending."""
+    if policy == SEED_IN_ORDER:
+        ctl[SEED_ADDR] = items.ctypes.data  # ``items`` outlives the solve (its SolveRun)
+        ctl[SEED_COUNT] = items.shape[0]
+        ctl[SEED_NEXT] = 0
+    else:
+        ca = c.ctypes.data
+        for i in range(items.shape[0]):
+            j = items[i]
+            WORKLIST.push(wl, i % nthreads, PROBLEM.priority(inst, state, j), j, ca)
     c[PUSHES] += items.shape[0]
     atomic_fetch_add(ctl, PENDING, items.shape[0])
+
+
+@njit(nogil=True, cache=True, inline="always")
+def take_seed(inst, state, cw, seeds, count, dst):
+    """The next item of an in-order seed (``count`` items at address ``seeds``; the shared
+    counter is word ``SEED_NEXT`` at address ``cw``, the control block's): one atomic
+    fetch-add, the pair ``(priority, item)`` written at address ``dst`` (the worker's
+    batch); returns 1, or 0 when the seed is used up (or was dealt: ``count`` 0)."""
+    if count == 0 or load_relaxed(cw, SEED_NEXT) >= count:
+        return 0
+    i = fetch_add(cw, SEED_NEXT, 1)
+    if i >= count:
+        return 0
+    j = peek(seeds, i)
+    poke(dst, 0, PROBLEM.priority(inst, state, j))
+    poke(dst, 1, j)
+    return 1
+
+
+@njit(nogil=True, cache=True, inline="always")
+def refill(inst, state, wl, tid, ca, ba, most, cw, seeds, count, quiet):
+    """Up to ``most`` pairs into the batch at address ``ba``: ``(got, quiet)``. An in-order
+    seed's next item comes after what work reported (popped first), but a worker that is
+    ``quiet`` (found its worklist empty and has pushed nothing since) takes it without a
+    pop; ``quiet`` is then whether the pop came up empty."""
+    got = take_seed(inst, state, cw, seeds, count, ba) if quiet else 0
+    if got == 0:
+        got = WORKLIST.pop_batch(wl, tid, ca, ba, most)
+        quiet = got == 0
+        if quiet:
+            got = take_seed(inst, state, cw, seeds, count, ba)
+    return got, quiet
 
 
 @njit(nogil=True, cache=True)
@@ -74,9 +127,13 @@ def worker(tid, inst, state, wl, ctl, c, buf, run, batch):
     start_barrier(ctl)
     ca = c.ctypes.data  # the worklist counts into the row by address (see rawmem)
     ba = batch.ctypes.data  # ... and hands out its pairs into the batch by address
+    cw = ctl.ctypes.data  # an in-order seed's counter, by address (take_seed)
+    seeds = ctl[SEED_ADDR]
+    seed_count = ctl[SEED_COUNT]  # 0: the seed was dealt into the worklist
     most = batch.shape[0] // 2  # pairs taken from the worklist at once
     idle = 0
     credit = 0
+    quiet = False  # found the worklist empty, and pushed nothing since (see refill)
     head = 0  # the fused run: a FIFO of (key, item) pairs at run[2 * (i & mask)]
     tail = 0
     mask = WORKLIST.FUSE - 1
@@ -97,7 +154,7 @@ def worker(tid, inst, state, wl, ctl, c, buf, run, batch):
             taken += 1
             run_key = key
         else:
-            got = WORKLIST.pop_batch(wl, tid, ca, ba, most)
+            got, quiet = refill(inst, state, wl, tid, ca, ba, most, cw, seeds, seed_count, quiet)
             taken = 0
             if got > 0:
                 if idle > 0:  # idle no more
@@ -143,4 +200,5 @@ def worker(tid, inst, state, wl, ctl, c, buf, run, batch):
                 c[FUSED] += 1
             else:
                 WORKLIST.push(wl, tid, pv, v, ca)
+                quiet = False
         c[PUSHES] += k
