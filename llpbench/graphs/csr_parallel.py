@@ -73,22 +73,17 @@ def _partition(src, dst, weights, symmetrize, shift, part_of, slot, tails, heads
         fill = slot[c].copy()
         for e in range(k * c // chunks, k * (c + 1) // chunks):
             u, v = src[e], dst[e]
-            if u != v:
-                p = part_of[u >> shift]
+            if u == v:
+                continue
+            for twin in range(2 if symmetrize else 1):  # the arc, then (v, u)
+                tail, head = (u, v) if twin == 0 else (v, u)
+                p = part_of[tail >> shift]
                 f = fill[p]
-                tails[f] = u
-                heads[f] = v
+                tails[f] = tail
+                heads[f] = head
                 if weighted:
                     ws[f] = weights[e]
                 fill[p] = f + 1
-                if symmetrize:
-                    p = part_of[v >> shift]
-                    f = fill[p]
-                    tails[f] = v
-                    heads[f] = u
-                    if weighted:
-                        ws[f] = weights[e]
-                    fill[p] = f + 1
 
 
 @njit(cache=True, parallel=True)
@@ -167,9 +162,8 @@ def build_rows(n: int, arcs: list[np.ndarray], weights: np.ndarray | None, symme
     wdtype = weights.dtype if weights is not None else np.int8
     tails = np.empty(total, ids)
     heads = np.empty(total, ids)
-    ws = np.empty(total if weighted else 0, wdtype)
-    no_weights = np.empty(0, wdtype)
-    _partition(src, dst, weights if weighted else no_weights, symmetrize, shift, part_of, slot,
+    ws = np.empty(total if weighted else 0, wdtype)  # empty: nothing weighs the arcs
+    _partition(src, dst, weights if weighted else ws, symmetrize, shift, part_of, slot,
                tails, heads, ws)
     del src, dst
     arcs.clear()

@@ -293,12 +293,19 @@ def _narrowed(weights: np.ndarray) -> np.ndarray:
     1 or 2 bytes per arc instead of 8."""
     if weights.dtype.kind not in "iu" or weights.shape[0] == 0:
         return weights
-    lo, hi = int(weights.min()), int(weights.max())
+    dtype = _narrowest_signed(int(weights.min()), int(weights.max()))
+    if dtype is None or weights.dtype == dtype:
+        return weights
+    return weights.astype(dtype)
+
+
+def _narrowest_signed(lo: int, hi: int) -> type | None:
+    """The first of :data:`_SIGNED` that holds every integer in ``lo..hi``, or None."""
     for dtype in _SIGNED:
         info = np.iinfo(dtype)
         if info.min <= lo and hi <= info.max:
-            return weights if weights.dtype == dtype else weights.astype(dtype)
-    return weights
+            return dtype
+    return None
 
 
 def narrow_weights(weights: np.ndarray, name: str = "graph") -> np.ndarray:
@@ -323,12 +330,12 @@ def narrow_weights(weights: np.ndarray, name: str = "graph") -> np.ndarray:
             f"{name}: negative weight {weights[bad]} on arc {bad}; "
             "shortest-path problems need non-negative weights"
         )
-    for dtype in _SIGNED:
-        if hi <= np.iinfo(dtype).max:
-            if weights.dtype.kind == "u" and weights.dtype.itemsize >= np.dtype(dtype).itemsize:
-                return weights.astype(dtype)
-            return weights.astype(dtype, copy=False)
-    raise ValueError(f"{name}: weight {hi} does not fit int64")
+    dtype = _narrowest_signed(0, hi)
+    if dtype is None:
+        raise ValueError(f"{name}: weight {hi} does not fit int64")
+    if weights.dtype.kind == "u" and weights.dtype.itemsize >= np.dtype(dtype).itemsize:
+        return weights.astype(dtype)
+    return weights.astype(dtype, copy=False)
 
 
 def _rows_strictly_increase(indptr: np.ndarray, indices: np.ndarray) -> bool:
