@@ -147,10 +147,11 @@ def compact_ids(graph: Graph) -> Graph:
 
 
 def _generate(spec: GraphSpec) -> Graph:
-    from llpbench.graphs import generators, road
+    from llpbench.graphs import generators, road, spatial
 
     name = spec.generator or ""
-    module = road if name in road.__all__ else generators  # road.py: the road-like generator
+    # road.py and spatial.py: the road-like and spatial generators
+    module = next((m for m in (road, spatial) if name in m.__all__), generators)
     public = getattr(module, "__all__", None)
     fn = getattr(module, name, None)
     if name.startswith("_") or not callable(fn) or (public is not None and name not in public):

@@ -143,6 +143,8 @@ def _code_version(spec: GraphSpec) -> str:
     """Hash of the modules whose code shapes the graph: an edited generator rebuilds too."""
     modules = ["llpbench.graphs.generators"] if spec.source == "generator" else []
     modules += ["llpbench.graphs.road"] if spec.generator == "road_grid" else []
+    spatial = ("highway_grid", "random_geometric")
+    modules += ["llpbench.graphs.spatial"] if spec.generator in spatial else []
     if spec.weights != "file" or spec.source == "file":
         modules.append("llpbench.graphs.weights")
     return "".join(_module_digest(m) for m in modules)

@@ -30,7 +30,8 @@ _S32 = np.uint64(32)
 _LOW32 = np.uint64(0xFFFFFFFF)
 _MASK64 = (1 << 64) - 1
 # Per-generator stream tags, so that two generators given the same seed draw unrelated numbers.
-_TAG = {"kronecker": 1, "rmat": 2, "uniform": 3, "dag": 4, "perm": 5, "dagarcs": 6, "road": 7}
+_TAG = {"kronecker": 1, "rmat": 2, "uniform": 3, "dag": 4, "perm": 5, "dagarcs": 6, "road": 7,
+        "highways": 8, "geometric": 9}
 _MAX_SCALE = 30  # int32 vertex ids
 
 

@@ -30,6 +30,13 @@ def estimated_size(name_or_path: str | os.PathLike[str] | GraphSpec) -> int | No
         if spec.generator == "road_grid":  # per grid cell: 1 + k s vertices, 4 k (s/2 + 1) arcs
             keep, most = float(p.get("keep", 0.6)), int(p.get("max_subdivide", 4))
             return round(int(p["rows"]) * int(p["cols"]) * (1 + keep * (3 * most + 4)))
+        if spec.generator == "highway_grid":  # 4 arcs per vertex, 2 per highway
+            rows = int(p["rows"])
+            n = rows * int(p.get("cols") or rows)
+            return 5 * n + 2 * int(p.get("highways") or n // 100)
+        if spec.generator == "random_geometric":
+            n = 2 ** int(p["scale"])
+            return n + round(n * float(p.get("avg_degree", 10.0)))
     except (KeyError, TypeError, ValueError):
         return None
     path = spec.path

@@ -87,6 +87,9 @@ def test_registry_holds_every_graph_of_the_evaluation():
         "dag-2e14",
         "mesh-256",
         "uniform-2e14",
+        "uniform-2e16",
+        "grid-hw-450",
+        "rgg-2e16",
         "tiny-kron",
         "tiny-rmat",
         "tiny-mesh",
@@ -103,18 +106,21 @@ def test_every_registry_entry_has_a_valid_weight_rule_and_a_known_source():
         parse_weight_rule(spec.weights)
         assert spec.source in registry.SOURCES
         assert spec.family and spec.description
-        if spec.source == "generator":
+        if spec.source == "generator" and spec.generator != "highway_grid":
             assert spec.weights == "uniform-int:1:255"
+        elif spec.generator == "highway_grid":  # issue 32's road-like graph: 100..2000
+            assert spec.weights == "uniform-int:100:2000"
 
 
 def test_every_generated_entry_names_a_generator_and_its_parameters():
     import inspect
 
-    from llpbench.graphs import generators, road
+    from llpbench.graphs import generators, road, spatial
 
     for spec in list_specs():
         if spec.source == "generator":
-            module = road if spec.generator in road.__all__ else generators
+            module = next((m for m in (road, spatial) if spec.generator in m.__all__),
+                          generators)
             fn = getattr(module, spec.generator)
             inspect.signature(fn).bind(**spec.params, name=spec.name)
 
