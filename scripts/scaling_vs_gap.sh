@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Strong scaling with GAP side by side (issue 21), prepared for a 16-core machine, about 8 minutes:
-# SSSP on kron-2e16, graph500-s18-ef16, luxembourg-road and delaunay-n16 at 1,2,4,8,12,16 threads,
+# SSSP on kron-2e16, graph500-s18-ef16, luxembourg-road, delaunay-n16 and the families nothing was
+# tuned on (grid-hw-450, rgg-2e16, rmat8-2e16, uniform-2e16) at 1,2,4,8,12,16 threads,
 # every LLP worklist (obim included), our Δ-stepping (family Δ) and GAP at its own fastest Δ per
 # thread count. Δ (Δ-stepping's, and the level worklists' width) is tuned per family and thread
 # count by the rule of configs/delta.toml with a lighter measurement (2 sources, 3 rounds instead
 # of 4 and 7: the full rule at 6 thread counts, twice, would take most of the 8 minutes); the
 # lighter rule is written into the doc.
-#   scripts/scaling_vs_gap.sh [--gap-bin DIR] [--threads LIST] [--quick] [--out DIR] [--doc FILE]
+#   scripts/scaling_vs_gap.sh [--gap-bin DIR] [--threads LIST] [--graphs L] [--peer-graphs L]
+#                             [--quick] [--out DIR] [--doc FILE]
+# With GAP, scripts/bench_peer.py then runs issue 32's fixed comparison on --peer-graphs at the
+# same thread counts (about 1 minute per graph and thread count; its table, Δ scans and
+# targets land in OUT/peer*.csv and are printed).
 # --gap-bin: a GAP build (git clone https://github.com/sbeamer/gapbs && make -C gapbs sssp converter),
 #   else $LLPBENCH_GAP_BIN; without one, GAP is skipped with a note (no network is assumed).
 # --quick: one source and one repetition (a check that the whole path runs, not a measurement).
@@ -17,7 +22,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 gap_bin="${LLPBENCH_GAP_BIN:-}"
 threads="1,2,4,8,12,16"
-graphs="kron-2e16,graph500-s18-ef16,luxembourg-road,delaunay-n16"
+graphs="kron-2e16,graph500-s18-ef16,luxembourg-road,delaunay-n16,grid-hw-450,rgg-2e16,rmat8-2e16,uniform-2e16"
+# issue 32's fixed comparison (scripts/bench_peer.py: each side's Δ scanned afresh per thread
+# count, the paired statistic, the targets) runs after the sweep on these, when GAP is built
+peer_graphs="grid-hw-450,rgg-2e16,rmat8-2e16,uniform-2e16,luxembourg-road,delaunay-n16,cit-hepph,kron-2e16,graph500-s18-ef16"
 sources=2 reps=3
 out="results/reference/scaling-vs-gap"
 doc="docs/scaling-vs-gap-$(date -u +%Y-%m-%d).md"
@@ -26,6 +34,7 @@ while [ $# -gt 0 ]; do
     --gap-bin) gap_bin="$2"; shift 2 ;;
     --threads) threads="$2"; shift 2 ;;
     --graphs) graphs="$2"; shift 2 ;;
+    --peer-graphs) peer_graphs="$2"; shift 2 ;;
     --quick) sources=1 reps=1; shift ;;
     --out) out="$2"; shift 2 ;;
     --doc) doc="$2"; shift 2 ;;
@@ -65,3 +74,9 @@ if [ "$baselines" != "delta-stepping" ]; then
 fi
 $py scripts/scaling_table.py "$run" "$doc" \
   --rule "the rule of configs/delta.toml measured lighter (2 sources, 3 rounds)"
+if [ "$baselines" != "delta-stepping" ]; then
+  peer_rounds=5
+  [ "$reps" = 1 ] && peer_rounds=1
+  $py scripts/bench_peer.py --gap-bin "$gap_bin" --threads "$threads" --graphs "$peer_graphs" \
+    --sources "$sources" --rounds "$peer_rounds" --csv "$out/peer.csv"
+fi

@@ -114,6 +114,9 @@ def solve_llp(
     -----
     ``compile_seconds`` is the time to compile the kernels for these argument types (or
     load them from numba's cache: ``cache_hits`` > 0); it is excluded from ``seconds``.
+    ``seconds`` runs from the workers' start barrier to the last one's return, plus the
+    allocation of the solve's state and worklist (``extra["setup_seconds"]``), as GAP's
+    Trial Time covers its arrays' allocation; starting the OS threads is not timed.
     """
     worklist = check_config(solver, worklist, threads)
     wl_module = WORKLISTS[worklist].module if worklist else None
@@ -124,7 +127,7 @@ def solve_llp(
     run = SolveRun(instance, solver, worklist, threads, solve_timeout(timeout))
     delay = slow_worklist_seconds(worklist)
     try:
-        seconds = entry.launch(module, run)
+        seconds = entry.launch(module, run) + run.setup_seconds
         _sleep(delay)
         seconds += delay
     finally:
@@ -138,6 +141,7 @@ def solve_llp(
         solver=solver,
         worklist=worklist,
         threads=threads,
+        extra={"setup_seconds": run.setup_seconds},
     )
 
 
