@@ -127,6 +127,11 @@ def scan_delta(measure, top: int) -> tuple[int, dict[int, float]]:
     return min(means, key=means.get), means
 
 
+def _by_level(config: str) -> bool:
+    """Whether ``config`` is an LLP worklist that takes the level width."""
+    return config.startswith("worklist/") and WORKLISTS[config.split("/")[1]].by_level
+
+
 def _pow2_at_least(x: float) -> int:
     return 1 << max(0, math.ceil(math.log2(max(1.0, x))))
 
@@ -152,14 +157,16 @@ def bench_graph(name: str, args, threads: list[int], peer_bin: Path | None, cons
         + (f"; GAP file {peer.file.path.name} ({peer.file.nodes:,} nodes, "
            f"{peer.file.edges:,} edges)" if peer else ""))
 
-    def ours(config: str, t: int, s: int, d: int) -> float:
-        """One verified solve; its seconds (allocation included: see the module)."""
+    def ours(config: str, t: int, s: int, d: int | str) -> float:
+        """One verified solve at Δ (or level width) ``d``, "-" for a worklist that takes
+        none; its seconds (allocation included: see the module)."""
         if config == DS:
             r = delta_stepping(graph, s, threads=t, delta=d)
             answer, secs = r.answer, r.seconds
         else:
             inst = insts[s]
-            inst.bucket_width = sssp.bucket_width(graph, inst.arrays[6], d)
+            if d != "-":
+                inst.bucket_width = sssp.bucket_width(graph, inst.arrays[6], d)
             r = solve_llp(inst, "worklist", config.split("/")[1], t)
             answer, secs = sssp.answer(inst, r.state), r.seconds
         bad = sssp.verify(answer, refs[s])
@@ -167,7 +174,7 @@ def bench_graph(name: str, args, threads: list[int], peer_bin: Path | None, cons
             raise SystemExit(f"{name} {config} T={t} source {s} Δ {d}: WRONG ANSWER: {bad}")
         return secs
 
-    def batch(config: str, t: int, s: int, d: int) -> list[float]:
+    def batch(config: str, t: int, s: int, d: int | str) -> list[float]:
         """``trials`` solves after ``WARMUP`` dropped ones."""
         if config == base:
             if peer:
@@ -194,10 +201,10 @@ def bench_graph(name: str, args, threads: list[int], peer_bin: Path | None, cons
     if peer:
         console.print(f"GAP -v: PASS for every source at T={','.join(map(str, threads))}; "
                       f"reached vertices equal ours ({', '.join(map(str, reached.values()))})")
-    # Δ tuned afresh, here, per side and thread count, each walked until its minimum is
-    # interior: our Δ-stepping, the level worklists' width (measured with the first level
-    # worklist, shared by all of them) and GAP
-    level_wl = next((w for w in wls if WORKLISTS[w.split("/")[1]].by_level), None)
+    # Δ tuned afresh, here, per side and thread count, each over the whole grid (scan_delta):
+    # our Δ-stepping, the level worklists' width (measured with the first level worklist,
+    # shared by all of them) and GAP
+    level_wl = next((w for w in wls if _by_level(w)), None)
     tuned = [(DS, DS)] + ([(LEVEL, level_wl)] if level_wl else []) + (
         [(base, base)] if peer else [])
     deltas: dict[tuple[str, int], int] = {}
@@ -217,12 +224,11 @@ def bench_graph(name: str, args, threads: list[int], peer_bin: Path | None, cons
             console.print(f"T={t} {key}: fastest Δ {best} of " + ", ".join(
                 f"{d}: {v * 1e3:.2f}" for d, v in sorted(pts.items())) + " ms")
 
-    def delta_of(config: str, t: int) -> int:
+    def delta_of(config: str, t: int) -> int | str:
+        """The Δ ``config`` runs at ("-" where none applies: the floor, scipy, PTWB...)."""
         if config == DS or (config == base and peer):
             return deltas[(config, t)]
-        if config in (FLOOR, base):
-            return 0
-        return deltas.get((LEVEL, t), start)
+        return deltas[(LEVEL, t)] if _by_level(config) else "-"
 
     by_round: dict[tuple[str, int, int, int], float] = {}  # each round's median of trials
     times: dict[tuple[str, int, int], list[float]] = {}
@@ -272,8 +278,7 @@ def bench_graph(name: str, args, threads: list[int], peer_bin: Path | None, cons
             floor = paired(c, t, FLOOR, t)
             rows.append(dict(
                 graph=name, family=graph.family, n=graph.n, m=graph.m, config=c, threads=t,
-                delta=delta_of(c, t) if c == DS or WORKLISTS[c.split("/")[1]].by_level
-                else "-", ours_ms=_med([_med(times[(c, t, s)]) for s in sources])
+                delta=delta_of(c, t), ours_ms=_med([_med(times[(c, t, s)]) for s in sources])
                 * 1e3, peer=base if peer or t == 1 else f"{base} (1 thread)",
                 peer_delta=delta_of(base, peer_t),
                 peer_ms=_med([_med(times[(base, peer_t, s)]) for s in sources]) * 1e3,

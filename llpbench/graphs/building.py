@@ -9,6 +9,7 @@ No cache is involved here (see :mod:`.registry`).
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import inspect
 import warnings
 from pathlib import Path
@@ -18,6 +19,7 @@ from llpbench.graphs.dataset_specs import (
     DEFAULT_WEIGHTS,
     GraphNotFoundError,
     GraphSpec,
+    generator_module,
     read_options_of,
 )
 from llpbench.graphs.graph import Graph
@@ -147,11 +149,8 @@ def compact_ids(graph: Graph) -> Graph:
 
 
 def _generate(spec: GraphSpec) -> Graph:
-    from llpbench.graphs import generators, road, spatial
-
     name = spec.generator or ""
-    # road.py and spatial.py: the road-like and spatial generators
-    module = next((m for m in (road, spatial) if name in m.__all__), generators)
+    module = importlib.import_module(generator_module(name))
     public = getattr(module, "__all__", None)
     fn = getattr(module, name, None)
     if name.startswith("_") or not callable(fn) or (public is not None and name not in public):

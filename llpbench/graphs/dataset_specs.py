@@ -139,12 +139,25 @@ class GraphSpec:
         return sha256_hex(text)[:16]
 
 
+#: The generators that live outside :mod:`llpbench.graphs.generators`, by module; every
+#: generated graph's cache key also hashes ``generators``, whose helpers they all use.
+_GENERATOR_MODULES = {
+    "road_grid": "llpbench.graphs.road",
+    "highway_grid": "llpbench.graphs.spatial",
+    "random_geometric": "llpbench.graphs.spatial",
+}
+
+
+def generator_module(generator: str) -> str:
+    """The module that defines ``generator`` (by name, nothing imported)."""
+    return _GENERATOR_MODULES.get(generator, "llpbench.graphs.generators")
+
+
 def _code_version(spec: GraphSpec) -> str:
     """Hash of the modules whose code shapes the graph: an edited generator rebuilds too."""
     modules = ["llpbench.graphs.generators"] if spec.source == "generator" else []
-    modules += ["llpbench.graphs.road"] if spec.generator == "road_grid" else []
-    spatial = ("highway_grid", "random_geometric")
-    modules += ["llpbench.graphs.spatial"] if spec.generator in spatial else []
+    if spec.generator in _GENERATOR_MODULES:
+        modules.append(generator_module(spec.generator))
     if spec.weights != "file" or spec.source == "file":
         modules.append("llpbench.graphs.weights")
     return "".join(_module_digest(m) for m in modules)

@@ -39,8 +39,8 @@ def _ends(g, rows, cols):
     if g < horizontal:
         a = (g // (cols - 1)) * cols + g % (cols - 1)
         return a, a + 1
-    g -= horizontal
-    a = (g // cols) * cols + g % cols
+    v = g - horizontal  # a new name: inlined into a prange loop, g is its index
+    a = (v // cols) * cols + v % cols
     return a, a + cols
 
 

@@ -28,7 +28,9 @@ from numba import njit, prange
 from llpbench.errors import SpecError
 from llpbench.graphs.csr_parallel import csr_from_arcs
 from llpbench.graphs.generators import (
+    _LOW32,
     _MAX_SCALE,
+    _S32,
     _below,
     _id_arrays,
     _key,
@@ -37,28 +39,22 @@ from llpbench.graphs.generators import (
     _unit_graph,
 )
 from llpbench.graphs.graph import Graph
+from llpbench.graphs.road import _ends
 from llpbench.graphs.splitmix import GOLDEN as _GOLDEN
 from llpbench.graphs.splitmix import mix as _mix
 
 __all__ = ["highway_grid", "random_geometric"]
 
-_S32 = np.uint64(32)
-_LOW32 = np.uint64(0xFFFFFFFF)
 _UNIT = 1.0 / 4294967296.0  # a 32-bit draw to [0, 1)
 
 
 @njit(cache=True, parallel=True)
 def _fill_grid(src, dst, rows, cols):
-    """The grid's edges once each: horizontal ones first, then vertical ones."""
-    horizontal = rows * (cols - 1)
+    """The grid's edges once each, in :func:`.road._ends`' order (horizontal ones first)."""
     for g in prange(src.shape[0]):
-        if g < horizontal:
-            a = (g // (cols - 1)) * cols + g % (cols - 1)
-            src[g], dst[g] = a, a + 1
-        else:
-            h = g - horizontal
-            a = (h // cols) * cols + h % cols
-            src[g], dst[g] = a, a + cols
+        a, b = _ends(g, rows, cols)
+        src[g] = a
+        dst[g] = b
 
 
 @njit(cache=True, parallel=True)
@@ -134,20 +130,15 @@ def _points(n, key):
     return xy
 
 
-@njit(cache=True)
-def _cell_of(x, side):
-    c = np.int64(x * side)
-    return min(c, side - 1)
-
-
 @njit(cache=True, parallel=True)
-def _near_pairs(xy, start, side, r2, out_src, out_dst, offsets, count_only):
+def _near_pairs(xy, cell, start, side, r2, out_src, out_dst, offsets, count_only):
     """Each point ``i``'s partners ``j > i`` closer than ``sqrt(r2)``, found in the 3 x 3
-    cells around ``i``'s (``xy`` sorted by cell, cell ``c`` holding ``start[c]..start[c+1]``):
-    counted into ``offsets[i]`` when ``count_only``, else written from ``offsets[i]`` on."""
+    cells around ``i``'s (``xy`` sorted by cell, point ``i`` in cell ``cell[i]``, cell ``c``
+    holding ``start[c]..start[c+1]``): counted into ``offsets[i]`` when ``count_only``, else
+    written from ``offsets[i]`` on."""
     n = xy.shape[0]
     for i in prange(n):
-        cx, cy = _cell_of(xy[i, 0], side), _cell_of(xy[i, 1], side)
+        cx, cy = cell[i] % side, cell[i] // side
         k = 0 if count_only else offsets[i]
         for dy in range(-1, 2):
             y = cy + dy
@@ -202,22 +193,23 @@ def random_geometric(
     radius = math.sqrt(deg / (math.pi * n)) if deg > 0 else 0.0
     side = max(1, min(int(1.0 / radius) if radius > 0 else 1, 1 << 15))
     xy = _points(n, _key(seed, "geometric"))
-    cx = np.minimum((xy[:, 0] * side).astype(np.int64), side - 1)
-    cy = np.minimum((xy[:, 1] * side).astype(np.int64), side - 1)
-    order = np.argsort(cy * side + cx, kind="stable")
-    xy = xy[order]
-    start = np.searchsorted((cy * side + cx)[order], np.arange(side * side + 1))
-    del cx, cy, order
+    # cell (x, y) of side 1/side is cell y * side + x; points sorted by cell, stably
+    cell = np.minimum((xy[:, 1] * side).astype(np.int64), side - 1) * side + np.minimum(
+        (xy[:, 0] * side).astype(np.int64), side - 1)
+    order = np.argsort(cell, kind="stable")
+    xy, cell = xy[order], cell[order]
+    del order
+    start = np.searchsorted(cell, np.arange(side * side + 1))
     counts = np.zeros(n, np.int64)
     empty = np.empty(0, np.int32)
-    _near_pairs(xy, start, side, radius * radius, empty, empty, counts, True)
+    _near_pairs(xy, cell, start, side, radius * radius, empty, empty, counts, True)
     offsets = np.zeros(n, np.int64)
     np.cumsum(counts[:-1], out=offsets[1:])
     total = int(counts.sum())
     del counts
     arcs = _id_arrays(total)
-    _near_pairs(xy, start, side, radius * radius, arcs[0], arcs[1], offsets, False)
-    del xy, start, offsets
+    _near_pairs(xy, cell, start, side, radius * radius, arcs[0], arcs[1], offsets, False)
+    del xy, cell, start, offsets
     indptr, indices = csr_from_arcs(n, arcs, True)
     prov = dict(generator="random_geometric", scale=scale, avg_degree=deg, seed=int(seed),
                 radius=radius, edges_generated=total)

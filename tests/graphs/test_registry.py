@@ -113,14 +113,15 @@ def test_every_registry_entry_has_a_valid_weight_rule_and_a_known_source():
 
 
 def test_every_generated_entry_names_a_generator_and_its_parameters():
+    import importlib
     import inspect
 
-    from llpbench.graphs import generators, road, spatial
+    from llpbench.graphs.dataset_specs import generator_module
 
     for spec in list_specs():
         if spec.source == "generator":
-            module = next((m for m in (road, spatial) if spec.generator in m.__all__),
-                          generators)
+            module = importlib.import_module(generator_module(spec.generator))
+            assert spec.generator in module.__all__
             fn = getattr(module, spec.generator)
             inspect.signature(fn).bind(**spec.params, name=spec.name)
 
