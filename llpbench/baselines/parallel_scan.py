@@ -43,7 +43,7 @@ def _scan_worker(tid, nthreads, a, out, sums, ctl):
     for p in range(seg.shape[0]):  # from 0: no negative-index check, the loop stays tight
         offset += seg[p]
         dst[p] = offset
-    return 0
+    return sync.finish(ctl, 0)
 
 
 def parallel_prefix_sums(values: np.ndarray, threads: int = 1) -> BaselineResult:
@@ -76,7 +76,7 @@ def _copy_worker(tid, nthreads, a, out, ctl):
     lo, hi = n * tid // nthreads, n * (tid + 1) // nthreads
     sync.start_barrier(ctl)
     out[lo:hi] = a[lo:hi]
-    return 0
+    return sync.finish(ctl, 0)
 
 
 def parallel_copy(values: np.ndarray, threads: int = 1) -> BaselineResult:

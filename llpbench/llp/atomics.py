@@ -34,12 +34,16 @@ __all__ = [
     "atomic_max",
     "cpu_yield",
     "cpu_sleep_us",
+    "clock_gettime",
 ]
 
 #: ``sched_yield(2)``: give the core to another runnable thread (idle workers must).
 cpu_yield = ExternalFunction("sched_yield", types.int32())
 #: ``usleep(3)``: sleep a number of microseconds (long-idle workers).
 cpu_sleep_us = ExternalFunction("usleep", types.int32(types.uint32))
+#: ``clock_gettime(2)``: (clock id, address of a two-int64 timespec); CLOCK_MONOTONIC is
+#: Python's ``time.CLOCK_MONOTONIC``, the clock a launch starts on (llpbench.llp.launch).
+clock_gettime = ExternalFunction("clock_gettime", types.int32(types.int32, types.int64))
 
 _INT_KINDS = (types.Integer,)
 

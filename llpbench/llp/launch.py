@@ -79,10 +79,12 @@ class Supervision:
 
 @dataclass
 class Launch:
-    """What a launch returned: the wall time and each worker's return value, in order."""
+    """What a launch returned: the wall time and each worker's return value, in order;
+    ``stamped``: whether the time ends at the workers' own stamps (see ``run_threads``)."""
 
     seconds: float
     codes: list[Any]
+    stamped: bool = False
 
 
 class Stopped(Exception):
@@ -108,6 +110,7 @@ def run_threads(
     ready: int = sync.READY,
     go: int = sync.GO,
     supervision: Supervision | None = None,
+    end: int | None = None,
 ) -> Launch:
     """Start one OS thread per args tuple, release them together, return the wall time.
 
@@ -115,7 +118,10 @@ def run_threads(
     start barrier; Δ-stepping passes its own slots). Even a lone worker runs on a thread of
     its own: the calling thread stays in Python, so that it can watch the solve and take
     Ctrl-C (compiled code on the main thread would hold both off until it returned). The
-    clock stops at the last worker's own return, not when the caller notices it.
+    clock stops at the last worker's own return, not when the caller notices it: with
+    ``end``, where every worker stamped it in compiled code (:func:`llpbench.llp.sync.stamp_end`
+    on the words ``end`` and ``end + 1`` of ``ctl``), else when each thread was back in Python
+    (which, with many threads on few cores, includes their wait for the GIL).
 
     Raises
     ------
@@ -151,10 +157,13 @@ def run_threads(
         threading.Thread(target=body, args=(t, *a), daemon=True, name=f"{THREAD_NAME}-{t}")
         for t, a in enumerate(per_thread_args)
     ]
+    if end is not None:
+        ctl[end] = ctl[end + 1] = 0
     for t in threads:
         t.start()
     while ctl[ready] < count and not errors and not finished.is_set():
         time.sleep(0.0002)
+    t0_ns = time.clock_gettime_ns(sync.CLOCK)  # the clock the workers stamp on
     t0 = time.perf_counter()
     ctl[go] = 1
     try:
@@ -167,6 +176,8 @@ def run_threads(
         raise Stopped(reason)
     if errors:
         raise errors[0]
+    if end is not None and ctl[end + 1] == count:
+        return Launch((int(ctl[end]) - t0_ns) * 1e-9, codes, stamped=True)
     return Launch(max(ends) - t0, codes)
 
 
@@ -210,14 +221,15 @@ def launch_workers(
     ctl: np.ndarray,
     ready: int = sync.READY,
     go: int = sync.GO,
+    end: int | None = sync.END,
 ) -> tuple[float, float]:
     """Run ``worker(t, threads, *common)`` for ``t`` in ``0..threads`` on OS threads.
 
     The worker is compiled first (timed apart) and the threads released together through
-    ``ctl[ready]``/``ctl[go]`` (see :func:`run_threads`). Returns ``(seconds,
-    compile_seconds)``.
+    ``ctl[ready]``/``ctl[go]``; a worker stamps its end at ``ctl[end]`` (see
+    :func:`run_threads`; None: it does not). Returns ``(seconds, compile_seconds)``.
     """
     nthreads = np.int64(threads)
     compile_s, _ = compile_kernel(worker, (np.int64(0), nthreads, *common))
     per_thread = [(np.int64(t), nthreads, *common) for t in range(threads)]
-    return run_threads(worker, per_thread, ctl, ready, go).seconds, compile_s
+    return run_threads(worker, per_thread, ctl, ready, go, end=end).seconds, compile_s

@@ -101,6 +101,8 @@ def _rmw(op):
 
 fetch_min = intrinsic(_rmw("min"))
 fetch_min.__doc__ = "Atomic min; returns the old value."
+fetch_max = intrinsic(_rmw("max"))
+fetch_max.__doc__ = "Atomic max; returns the old value."
 fetch_add = intrinsic(_rmw("add"))
 fetch_add.__doc__ = "Atomic add; returns the old value."
 

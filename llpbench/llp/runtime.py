@@ -114,9 +114,11 @@ def solve_llp(
     -----
     ``compile_seconds`` is the time to compile the kernels for these argument types (or
     load them from numba's cache: ``cache_hits`` > 0); it is excluded from ``seconds``.
-    ``seconds`` runs from the workers' start barrier to the last one's return, plus the
-    allocation of the solve's state and worklist (``extra["setup_seconds"]``), as GAP's
-    Trial Time covers its arrays' allocation; starting the OS threads is not timed.
+    ``seconds`` runs from the workers' start barrier to the last one's return, as the
+    workers stamp it in compiled code (``extra["stamped_end"]``; not when their threads are
+    back in Python, which waits for the GIL), plus the allocation of the solve's state and
+    worklist (``extra["setup_seconds"]``), as GAP's Trial Time covers its arrays'
+    allocation; starting the OS threads is not timed.
     """
     worklist = check_config(solver, worklist, threads)
     wl_module = WORKLISTS[worklist].module if worklist else None
@@ -141,7 +143,7 @@ def solve_llp(
         solver=solver,
         worklist=worklist,
         threads=threads,
-        extra={"setup_seconds": run.setup_seconds},
+        extra={"setup_seconds": run.setup_seconds, "stamped_end": run.stamped},
     )
 
 

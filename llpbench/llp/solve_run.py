@@ -54,6 +54,7 @@ class SolveRun:
     cache_hits: int = 0
     owner: Any = None
     setup_seconds: float = 0.0  # the state's and the worklist's allocation, part of the time
+    stamped: bool = False  # the time ended at the workers' own stamps (launch.run_threads)
 
     def __post_init__(self) -> None:
         t0 = time.perf_counter()
@@ -82,10 +83,11 @@ class SolveRun:
         self.compile(fn, per_thread[0])
         sup = Supervision(abort=sync.ABORT, watch=watch, timeout=self.limit)
         try:
-            done = run_threads(fn, per_thread, self.ctl, supervision=sup)
+            done = run_threads(fn, per_thread, self.ctl, supervision=sup, end=sync.END)
         except Stopped as stop:
             raise self.failed(stop.reason) from None
         _check_codes(done.codes, self)
+        self.stamped = done.stamped
         return done.seconds
 
     def worklist_module(self) -> ModuleType:

@@ -312,7 +312,7 @@ def _mcvitie_wilson_worker(tid, nthreads, men_pref, women_rank, nxt, best, ctl):
             else:  # m displaced the man w held: he moves on, in this thread
                 m = old & MAN_MASK
                 nxt[m] += 1
-    return 0
+    return sync.finish(ctl, 0)
 
 
 def parallel_mcvitie_wilson(inst: Instance, threads: int = 1) -> BaselineResult:

@@ -1,6 +1,7 @@
 """Ring stores: capacities are powers of two (positions are masks), FIFO order survives
 wrap-around and growth from a capacity that was asked for as a non-power of two."""
 
+import numpy as np
 import pytest
 
 from llpbench.llp.worklists.storage import Stores, ring_capacity, ring_pop, ring_push
@@ -93,3 +94,26 @@ def test_a_level_worklist_hands_out_a_batch_of_its_lowest_level_alone(name):
     assert dst[1:8:2].tolist() == [10, 11, 12, 13]
     assert dst[9:14:2].tolist() == [14, 15, 16]
     assert dst[17:26:2].tolist() == [0, 1, 2, 3, 4]
+
+
+def test_stores_created_empty_allocate_on_first_push_and_keep_order_as_rings_and_heaps():
+    """Capacity 0 (OBIM's bags): no buffer until a store's first push, then growth as usual;
+    the stores never pushed to stay without one."""
+    from llpbench.llp.sync import PAD
+    from llpbench.llp.worklists.storage import ADDR, heap_pop, heap_push
+
+    stores = Stores(3, 0)
+    meta = np.ctypeslib.as_array(
+        (np.ctypeslib.ctypes.c_int64 * (3 * PAD)).from_address(stores.meta)
+    )
+    try:
+        assert [meta[s * PAD + ADDR] for s in range(3)] == [0, 0, 0]
+        assert ring_pop(stores.meta, 0) == (False, 0, 0)  # an empty store without a buffer
+        for i in range(20):
+            ring_push(stores.meta, 0, i, 100 + i)
+            heap_push(stores.meta, 2, 50 - i, i)
+        assert [ring_pop(stores.meta, 0)[1] for _ in range(20)] == list(range(20))
+        assert [heap_pop(stores.meta, 2)[1] for _ in range(20)] == list(range(31, 51))
+        assert meta[1 * PAD + ADDR] == 0 and meta[0 * PAD + ADDR] != 0
+    finally:
+        stores.close()

@@ -74,7 +74,8 @@ SH_SPINS = 10 * _PAD  # polls of a barrier waiter before it yields (see BARRIER_
 # spinning waiter steals the core of the thread it waits for (1.65x slower at 8 threads on 2
 # cores), so then it yields at once.
 BARRIER_SPINS = 4000
-SH_SLOTS = 11 * _PAD
+SH_END = 11 * _PAD  # and + 1: each worker's end, stamped as it returns (llpbench.llp.sync)
+SH_SLOTS = 12 * _PAD
 
 
 # --------------------------------------------------------------------------- bucket index

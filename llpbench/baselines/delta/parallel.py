@@ -43,6 +43,7 @@ from llpbench.baselines.delta.bins import (
     SH_BIN,
     SH_COUNT,
     SH_CURSOR,
+    SH_END,
     SH_GEN,
     SH_GO,
     SH_READY,
@@ -59,7 +60,7 @@ from llpbench.baselines.delta.bins import (
     _pushes_bound,
 )
 from llpbench.llp.atomics import atomic_fetch_add, atomic_load, atomic_min, cpu_yield
-from llpbench.llp.sync import barrier_at
+from llpbench.llp.sync import barrier_at, stamp_end
 
 
 @njit(nogil=True, cache=True)
@@ -288,3 +289,4 @@ def _worker(
     row[C_FAR] = n_far
     row[C_LOST] = n_lost
     row[C_CHUNKS] = pst[P_USED]
+    stamp_end(sh, SH_END)

@@ -61,6 +61,7 @@ from llpbench.baselines.delta.bins import (
     NO_BIN,
     ROW,
     SH_BIN,
+    SH_END,
     SH_GO,
     SH_READY,
     SH_SIZE,
@@ -319,4 +320,4 @@ def _run_parallel(
     sh[SH_SIZE] = 1
     common = (*csr, delta, shift, np.int64(ring), maxdeg, frontier, mark, sh, ctr)
     setup = time.perf_counter() - t0
-    return (*launch_workers(_worker, threads, common, sh, SH_READY, SH_GO), setup)
+    return (*launch_workers(_worker, threads, common, sh, SH_READY, SH_GO, SH_END), setup)

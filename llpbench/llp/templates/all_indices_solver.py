@@ -24,6 +24,7 @@ from llpbench.llp.sync import (
     PAD,
     ROUND_BOUND,
     barrier,
+    finish,
     start_barrier,
 )
 from llpbench.llp.templates.bind import PROBLEM  # LLP-BIND
@@ -63,5 +64,5 @@ def worker(tid, nthreads, inst, state, ctl, c, buf, max_rounds):
         if verdict == STOP:
             return ABORTED
         if verdict == 0:
-            return DONE
+            return finish(ctl, DONE)
         r += 1

@@ -11,7 +11,7 @@ from numba import njit
 
 from llpbench.llp.atomics import atomic_load
 from llpbench.llp.counters import ITEMS, PUSHES, STALE
-from llpbench.llp.sync import ABORT, ABORTED, DONE, LOST_WORK, start_barrier
+from llpbench.llp.sync import ABORT, ABORTED, DONE, LOST_WORK, finish, start_barrier
 from llpbench.llp.templates.bind import PROBLEM, WORKLIST  # LLP-BIND
 
 ABORT_EVERY = 1024  # items between two looks at ABORT (a power of 2)
@@ -27,7 +27,7 @@ def solve(inst, state, wl, items, c, buf, ctl):
     while True:
         found, key, j = WORKLIST.pop(wl, 0, ca)
         if not found:
-            return DONE if c[ITEMS] == c[PUSHES] else LOST_WORK
+            return finish(ctl, DONE if c[ITEMS] == c[PUSHES] else LOST_WORK)
         c[ITEMS] += 1
         if (c[ITEMS] & (ABORT_EVERY - 1)) == 0 and atomic_load(ctl, ABORT) != 0:
             return ABORTED

@@ -11,7 +11,7 @@ from numba import njit
 
 from llpbench.llp.atomics import atomic_load
 from llpbench.llp.counters import ITEMS, ROUNDS, STALE
-from llpbench.llp.sync import ABORT, ABORTED, DONE, ROUND_BOUND, start_barrier
+from llpbench.llp.sync import ABORT, ABORTED, DONE, ROUND_BOUND, finish, start_barrier
 from llpbench.llp.templates.bind import PROBLEM  # LLP-BIND
 
 ABORT_EVERY = 4096  # indices between two looks at ABORT (a power of 2)
@@ -38,4 +38,4 @@ def solve(inst, state, c, buf, ctl, max_rounds):
             else:
                 c[STALE] += 1
         if not changed:
-            return DONE
+            return finish(ctl, DONE)

@@ -48,6 +48,7 @@ from llpbench.llp.sync import (
     SEED_NEXT,
     WAKES,
     backoff,
+    finish,
     start_barrier,
 )
 from llpbench.llp.templates.bind import PROBLEM, WORKLIST  # LLP-BIND
@@ -166,7 +167,7 @@ def worker(tid, inst, state, wl, ctl, c, buf, run, batch):
                 atomic_fetch_add(ctl, PENDING, -credit)
                 credit = 0
             if atomic_load(ctl, PENDING) == 0:
-                return DONE
+                return finish(ctl, DONE)
             if idle == 0:
                 atomic_fetch_add(ctl, IDLERS, 1)
             if atomic_load(ctl, ABORT) != 0:

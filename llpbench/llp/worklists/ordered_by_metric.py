@@ -15,6 +15,9 @@ with an atomic min (only when they would lower it: a plain read first) and a pop
 compare-and-swap to the level it found work at, after seeing every bag below it empty. A race
 may leave the hint too low (a later scan skips the empty levels) or let a thread take work a
 level above another's (more stale pops, never a wrong answer: LLP converges in any order).
+A pop scans only up to the highest level pushed, with a whole-ring scan now and then
+(:mod:`.levels`: with 32 threads on 2 cores, idle workers' empty scans of every bag at every
+level were what made it slow).
 Levels live in a ring of ``NUM_LEVELS`` slots as in ``bucketed``: a level far ahead wraps
 onto an earlier slot and is processed early.
 
@@ -23,7 +26,7 @@ distance had been improved since their push: Galois' ``BadWork``); this worklist
 ``steals`` (chunks taken from another thread's bag) and ``contention`` (waits for a bag's
 lock). ``wl = (meta, locks, control, shift, threads)``; store ``tid * NUM_LEVELS + slot`` is
 thread ``tid``'s bag at a level slot; ``control`` holds the hint, then each thread's scratch
-space for a stolen chunk.
+space for a stolen chunk, then each thread's pop scratch (a pair, its empty-pop count).
 """
 
 from __future__ import annotations
@@ -33,7 +36,13 @@ from numba import njit
 from llpbench.llp.rawmem import cas
 from llpbench.llp.sync import PAD
 from llpbench.llp.worklists import fusion
-from llpbench.llp.worklists.levels import first_level, level_worklist, lower_hint
+from llpbench.llp.worklists.levels import (
+    count_miss,
+    first_level,
+    level_worklist,
+    note_push,
+    scan_length,
+)
 from llpbench.llp.worklists.stealing import STEAL_MAX, steal_batch
 from llpbench.llp.worklists.storage import (
     Stores,
@@ -51,8 +60,8 @@ fuses = fusion.same_level
 def create(n: int, threads: int, bucket_width: int):
     """One small FIFO per (thread, level slot); the shared hint; per-thread steal scratch,
     then per-thread pop scratch."""
-    stores = Stores(
-        threads * NUM_LEVELS, 4, extra_words=PAD + threads * STEAL_MAX * 2 + threads * PAD
+    stores = Stores(  # buffers allocated on first use (most (thread, level) bags never are)
+        threads * NUM_LEVELS, 0, extra_words=PAD + threads * STEAL_MAX * 2 + threads * PAD
     )
     return level_worklist(stores, bucket_width, threads)
 
@@ -63,13 +72,19 @@ def push(wl, tid, key, item, ctr):
     level = key >> shift
     s = tid * NUM_LEVELS + (level & (NUM_LEVELS - 1))
     locked_ring_push(meta, locks, s, key, item, shared, ctr)
-    lower_hint(control, level)
+    note_push(control, level)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _pop_scratch(wl, tid):
+    """Thread ``tid``'s pop scratch: a pair (words 0-1), its empty-pop count (word 2)."""
+    return wl[2] + 8 * (PAD + wl[4] * STEAL_MAX * 2 + tid * PAD)
 
 
 @njit(nogil=True, cache=True, inline="always")
 def pop(wl, tid, ctr):
     """One pair: :func:`pop_batch` of one, through the thread's scratch words."""
-    scratch = wl[2] + 8 * (PAD + wl[4] * STEAL_MAX * 2 + tid * PAD)
+    scratch = _pop_scratch(wl, tid)
     return fusion.first(pop_batch(wl, tid, ctr, scratch, 1), scratch)
 
 
@@ -80,7 +95,8 @@ def pop_batch(wl, tid, ctr, dst, most):
     bag, taken by the next call). Returns how many."""
     meta, locks, control, nthreads = wl[0], wl[1], wl[2], wl[4]
     current = first_level(control)
-    for i in range(NUM_LEVELS):
+    misses = _pop_scratch(wl, tid) + 16
+    for i in range(scan_length(control, current, NUM_LEVELS, misses)):
         level = current + i
         slot = level & (NUM_LEVELS - 1)
         own = tid * NUM_LEVELS + slot
@@ -93,6 +109,7 @@ def pop_batch(wl, tid, ctr, dst, most):
             if i > 0:
                 cas(control, 0, current, level)
             return n
+    count_miss(misses)
     return 0
 
 
@@ -101,4 +118,6 @@ def _steal_level(meta, locks, control, tid, nthreads, slot, ctr):
     """Take a chunk (up to half) from another thread's bag at level ``slot``: return its
     first pair and file the rest into the thief's own bag there."""
     scratch = control + 8 * (PAD + tid * STEAL_MAX * 2)
-    return steal_batch(meta, locks, scratch, tid, nthreads, NUM_LEVELS, slot, True, False, ctr)
+    return steal_batch(
+        meta, locks, scratch, tid, nthreads, NUM_LEVELS, slot, True, False, True, ctr
+    )

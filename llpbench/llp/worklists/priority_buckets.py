@@ -5,7 +5,8 @@ non-empty bucket. Buckets live in a ring of ``NUM_BUCKETS`` slots (as in Δ-step
 bucket index far ahead wraps onto an earlier slot and may be processed early, which costs
 work but never correctness, since LLP converges in any order. A shared hint holds the
 lowest possibly non-empty bucket; pushes lower it with an atomic min (only when they would
-lower it: a plain read first). One thread alone takes no locks (nobody to exclude).
+lower it: a plain read first); a pop scans up to the highest bucket pushed, the whole ring
+now and then (:mod:`.levels`). One thread alone takes no locks (nobody to exclude).
 ``wl = (meta, locks, control, shift, threads)``.
 """
 
@@ -16,7 +17,13 @@ from numba import njit
 from llpbench.llp.rawmem import cas
 from llpbench.llp.sync import PAD
 from llpbench.llp.worklists import fusion
-from llpbench.llp.worklists.levels import first_level, level_worklist, lower_hint
+from llpbench.llp.worklists.levels import (
+    count_miss,
+    first_level,
+    level_worklist,
+    note_push,
+    scan_length,
+)
 from llpbench.llp.worklists.storage import (
     Stores,
     locked_ring_push,
@@ -31,7 +38,8 @@ fuses = fusion.same_level
 
 
 def create(n: int, threads: int, bucket_width: int):
-    stores = Stores(NUM_BUCKETS, 64, extra_words=PAD + threads * PAD)  # hint, pop scratch
+    # hint and top; per thread, a pop scratch pair and its empty-pop count
+    stores = Stores(NUM_BUCKETS, 64, extra_words=PAD + threads * PAD)
     return level_worklist(stores, bucket_width, threads)
 
 
@@ -40,7 +48,7 @@ def push(wl, tid, key, item, ctr):
     meta, locks, control, shift, shared = wl[0], wl[1], wl[2], wl[3], wl[4] > 1
     bucket = key >> shift
     locked_ring_push(meta, locks, bucket & (NUM_BUCKETS - 1), key, item, shared, ctr)
-    lower_hint(control, bucket)
+    note_push(control, bucket)
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -56,7 +64,8 @@ def pop_batch(wl, tid, ctr, dst, most):
     ``dst`` (one lock for all of them); returns how many."""
     meta, locks, control, shared = wl[0], wl[1], wl[2], wl[4] > 1
     current = first_level(control)
-    for i in range(NUM_BUCKETS):
+    misses = wl[2] + 8 * (PAD + tid * PAD) + 16  # word 2 of the pop scratch
+    for i in range(scan_length(control, current, NUM_BUCKETS, misses)):
         bucket = current + i
         slot = bucket & (NUM_BUCKETS - 1)
         if size_hint(meta, slot) == 0:
@@ -66,4 +75,5 @@ def pop_batch(wl, tid, ctr, dst, most):
             if i > 0:
                 cas(control, 0, current, bucket)
             return n
+    count_miss(misses)
     return 0
