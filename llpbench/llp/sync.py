@@ -122,6 +122,15 @@ def lock_release(locks, i):
 
 
 @njit(nogil=True, cache=True)
+def now_ns():
+    """Nanoseconds of ``CLOCK`` (Python's ``time.clock_gettime_ns(CLOCK)``), read in
+    compiled code."""
+    ts = np.empty(2, dtype=np.int64)
+    clock_gettime(CLOCK, ts.ctypes.data)
+    return ts[0] * 1_000_000_000 + ts[1]
+
+
+@njit(nogil=True, cache=True)
 def stamp_end(ctl, slot):
     """A worker's end, stamped in compiled code as it returns: word ``slot`` of ``ctl`` keeps
     the latest (nanoseconds of ``CLOCK``), word ``slot + 1`` counts the stamps.
@@ -131,9 +140,7 @@ def stamp_end(ctl, slot):
     threads on 2 cores queue for it, 1.1 ms after a solve that took 0.3 ms (a kernel that
     did nothing after its start barrier, 2026-12-07), where GAP's clock, in C++, reads none.
     """
-    ts = np.empty(2, dtype=np.int64)
-    clock_gettime(CLOCK, ts.ctypes.data)
-    atomic_max(ctl, slot, ts[0] * 1_000_000_000 + ts[1])
+    atomic_max(ctl, slot, now_ns())
     atomic_fetch_add(ctl, slot + 1, 1)
 
 

@@ -49,6 +49,7 @@ from llpbench.llp.sync import (
     WAKES,
     backoff,
     finish,
+    now_ns,
     start_barrier,
 )
 from llpbench.llp.templates.bind import PROBLEM, WORKLIST  # LLP-BIND
@@ -70,7 +71,13 @@ def seed(wl, inst, state, items, nthreads, ctl, c, policy):
     """Hand out the initial work by the instance's seed policy (a code of
     :data:`llpbench.llp.contract.SEED_POLICIES`): deal it round-robin over the threads'
     sides of the worklist, or (``SEED_IN_ORDER``) push nothing and leave ``items`` to
-    :func:`take_seed`, which the workers call in turn. Either way every item is pending."""
+    :func:`take_seed`, which the workers call in turn. Either way every item is pending.
+
+    Returns the nanoseconds it took, timed here: the call from Python resolves its argument
+    types first, and for a problem module other than the first one a process used that took
+    140 µs where the seeding itself took a few (2026-12-07, SSSP from a copy of its module).
+    """
+    t0 = now_ns()
     if policy == SEED_IN_ORDER:
         ctl[SEED_ADDR] = items.ctypes.data  # ``items`` outlives the solve (its SolveRun)
         ctl[SEED_COUNT] = items.shape[0]
@@ -82,6 +89,7 @@ def seed(wl, inst, state, items, nthreads, ctl, c, policy):
             WORKLIST.push(wl, i % nthreads, PROBLEM.priority(inst, state, j), j, ca)
     c[PUSHES] += items.shape[0]
     atomic_fetch_add(ctl, PENDING, items.shape[0])
+    return now_ns() - t0
 
 
 @njit(nogil=True, cache=True, inline="always")
