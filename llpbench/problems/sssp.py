@@ -118,25 +118,12 @@ def work(inst, state, j, out, ctr):
         cand = dj + weights[ue]
         if cand < atomic_load(state, v):
             if cand < atomic_min(state, v, cand):
+                out[k] = v
+                k += 1
                 ctr[ADVANCES] += 1
-                if _relaxes_beyond(indptr, indices, v, uj):
-                    out[k] = v
-                    k += 1
             else:
                 ctr[RETRIES] += 1
     return k
-
-
-@njit(nogil=True, cache=True, inline="always")
-def _relaxes_beyond(indptr, indices, v, j):
-    """Whether advancing v (just lowered through the arc j -> v) can lower anything: not when
-    v has no out-arc, or its only out-arc leads back to j (leaf pruning, as Wasp does:
-    d(v) + w(v, j) = d(j) + w(j, v) + w(v, j) >= d(j)). Exact for any graph with non-negative
-    weights, directed or not; it reads v's offsets (and, at degree 1, its one head), lines a
-    pop of v would read anyway."""
-    lo = indptr[v]
-    deg = indptr[v + np.uint64(1)] - lo
-    return deg > 1 or (deg == 1 and np.uint64(indices[np.uint64(lo)]) != j)
 
 
 @njit(nogil=True, cache=True)
