@@ -238,3 +238,15 @@ def test_power_of_two_delta_buckets_by_shift_with_the_same_answers(kron_int, del
     for threads in (1, 2):
         res = delta_stepping(kron_int, 0, threads=threads, delta=delta)
         assert_same(res.answer, want, True)
+
+
+def test_the_parallel_kernel_counts_its_barrier_wait_within_the_solves_thread_time():
+    """``barrier_ns``: the threads' summed nanoseconds at the round barriers; at least one
+    round each, never more than every thread's whole solve; 0 for the serial kernel."""
+    g = assign_weights(kronecker(12, 8, seed=2), "uniform-int:1:255", 2)
+    source = int(np.argmax(g.out_degrees()))
+    assert delta_stepping(g, source, threads=1, delta=16).counters["barrier_ns"] == 0
+    for threads in (2, 3):
+        res = delta_stepping(g, source, threads=threads, delta=16)
+        assert_same(res.answer, reference(g, source), True)
+        assert 0 < res.counters["barrier_ns"] <= threads * res.seconds * 1e9

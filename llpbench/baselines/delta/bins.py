@@ -42,6 +42,7 @@ C_FUSED = 5  # vertices processed by bucket fusion (parallel kernel)
 C_FAR = 6  # vertices pushed to, or pulled back from, the far pile
 C_LOST = 7  # atomic mins that lost to a concurrent lower value (parallel kernel)
 C_CHUNKS = 8  # bin chunks each thread ever held at once (parallel kernel; memory use)
+C_WAIT_NS = 9  # nanoseconds waited at the round barriers (parallel kernel)
 ROW = 16
 COUNTER_NAMES = (
     "buckets",
@@ -53,6 +54,7 @@ COUNTER_NAMES = (
     "far",
     "lost_races",
     "chunks",
+    "barrier_ns",
 )
 
 # Shared control slots of the parallel kernel (int64, one cache line apart). The start

@@ -28,6 +28,7 @@ from llpbench.baselines.delta.bins import (
     C_PROCESSED,
     C_RELAX,
     C_STALE,
+    C_WAIT_NS,
     CHUNK,
     CMASK,
     FUSE_LIMIT,
@@ -60,7 +61,7 @@ from llpbench.baselines.delta.bins import (
     _pushes_bound,
 )
 from llpbench.llp.atomics import atomic_fetch_add, atomic_load, atomic_min, cpu_yield
-from llpbench.llp.sync import barrier_at, stamp_end
+from llpbench.llp.sync import barrier_at, now_ns, stamp_end
 
 
 @njit(nogil=True, cache=True)
@@ -91,6 +92,7 @@ def _worker(
     n_fused = 0
     n_far = 0
     n_lost = 0
+    n_wait = 0  # ns at the round barriers: a thread busy while another waits shows here
     atomic_fetch_add(sh, SH_READY, 1)  # start barrier: the launcher sets GO when all are in
     while atomic_load(sh, SH_GO) == 0:
         cpu_yield()
@@ -214,7 +216,9 @@ def _worker(
         nxt_par = 1 - par
         if cand < NO_BIN:
             atomic_min(sh, SH_BIN + nxt_par * _PAD, cand)
+        w0 = now_ns()
         barrier_at(sh, nthreads, SH_COUNT, SH_GEN, sh[SH_SPINS])
+        n_wait += now_ns() - w0
         nb = atomic_load(sh, SH_BIN + nxt_par * _PAD)
         if tid == 0:  # reset this round's slots: they serve the round after next
             sh[SH_BIN + par * _PAD] = NO_BIN
@@ -278,7 +282,9 @@ def _worker(
                 pst[P_FREE] = c
                 pst[P_NFREE] += 1
                 c = nc
+        w0 = now_ns()
         barrier_at(sh, nthreads, SH_COUNT, SH_GEN, sh[SH_SPINS])
+        n_wait += now_ns() - w0
         cur = nb
         par = nxt_par
     row[C_PROCESSED] = n_processed
@@ -289,4 +295,5 @@ def _worker(
     row[C_FAR] = n_far
     row[C_LOST] = n_lost
     row[C_CHUNKS] = pst[P_USED]
+    row[C_WAIT_NS] = n_wait
     stamp_end(sh, SH_END)
