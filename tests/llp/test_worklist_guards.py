@@ -21,14 +21,11 @@ def _module(name):
     return importlib.import_module(WORKLISTS[name].module)
 
 
-@pytest.mark.parametrize("name", ["bucketed", "obim"])
-def test_an_item_left_below_the_hint_by_a_race_is_found_by_the_periodic_whole_ring_scan(name):
-    """The race (a pop's compare-and-swap raises the hint past an item another thread just
-    pushed) is made by hand: the hint is set above the item's level. A pop's scan from the
-    hint up to the top misses it, and the thread's ``FULL_SCAN_EVERY``-th empty pop finds it
-    (in another thread's bag, for obim): the bound delays such an item, never loses it."""
-    module = _module(name)
-    push, pop = module.push, module.pop
+def _pops_until_found(pop):
+    """``(pops, key, item)``: thread 0 pops until it gets a pair, at most ``limit`` times
+    (``(-1, 0, 0)`` if it never does). Compiled in this process: numba caches a worklist's
+    ``pop`` against its own file alone, not the modules it inlines (the solver kernels hash
+    every source), so a cached ``pop`` could predate an edit of ``levels`` or ``stealing``."""
 
     @njit
     def pops_until_found(wl, ctr, limit):
@@ -38,6 +35,17 @@ def test_an_item_left_below_the_hint_by_a_race_is_found_by_the_periodic_whole_ri
                 return k + 1, key, item
         return -1, 0, 0
 
+    return pops_until_found
+
+
+@pytest.mark.parametrize("name", ["bucketed", "obim"])
+def test_an_item_left_below_the_hint_by_a_race_is_found_by_the_periodic_whole_ring_scan(name):
+    """The race (a pop's compare-and-swap raises the hint past an item another thread just
+    pushed) is made by hand: the hint is set above the item's level. A pop's scan from the
+    hint up to the top misses it, and the thread's ``FULL_SCAN_EVERY``-th empty pop finds it
+    (in another thread's bag, for obim): the bound delays such an item, never loses it."""
+    module = _module(name)
+    push, pops_until_found = module.push, _pops_until_found(module.pop)
     wl, owner = module.create(100, 2, 64)
     row = new_counters(1)[0]
     control = owner.extra_array()
@@ -58,16 +66,7 @@ def test_a_level_pop_scans_no_further_than_the_top_level_pushed(name):
     come back empty: the scan really stops at the top (that is what keeps an empty pop of
     32 threads' bags cheap); the item is still handed out in the end."""
     module = _module(name)
-    push, pop = module.push, module.pop
-
-    @njit
-    def empty_pops(wl, ctr, limit):
-        for k in range(limit):
-            found, key, item = pop(wl, 0, ctr)
-            if found:
-                return k
-        return limit
-
+    push, pops_until_found = module.push, _pops_until_found(module.pop)
     wl, owner = module.create(100, 1, 64)
     row = new_counters(1)[0]
     control = owner.extra_array()
@@ -75,9 +74,10 @@ def test_a_level_pop_scans_no_further_than_the_top_level_pushed(name):
         push(wl, 0, 64 * 40, 1, row.ctypes.data)
         push(wl, 0, 64 * 2, 2, row.ctypes.data)
         assert (control[0], control[TOP]) == (2, 40)
-        assert pop(wl, 0, row.ctypes.data)[1:] == (64 * 2, 2)
+        assert pops_until_found(wl, row.ctypes.data, 1) == (1, 64 * 2, 2)
         control[TOP] = 3  # the scan from level 2 now ends at level 3
-        assert empty_pops(wl, row.ctypes.data, 4 * FULL_SCAN_EVERY) == FULL_SCAN_EVERY - 1
+        got = pops_until_found(wl, row.ctypes.data, 4 * FULL_SCAN_EVERY)
+        assert got == (FULL_SCAN_EVERY, 64 * 40, 1)  # 63 empty pops, then the whole ring
     finally:
         owner.close()
 
@@ -106,17 +106,6 @@ def test_a_thief_passes_a_held_lock_by_and_steals_once_it_is_free():
         owner.close()
 
 
-def _uncached(inlined):
-    """A wrapper compiled in this process: numba caches a worklist's ``pop`` against its own
-    file alone, not the stealing module it inlines (the solver kernels hash every source)."""
-
-    @njit
-    def call(wl, tid, ctr):
-        return inlined(wl, tid, ctr)
-
-    return call
-
-
 def _ptwb_pair():
     module = _module("ptwb")
     wl, owner = module.create(100, 2, 64)
@@ -135,7 +124,7 @@ def test_a_heap_takes_the_smaller_keys_of_a_stalled_owner_and_leaves_a_running_o
     module, wl, owner, clocks = _ptwb_pair()
     meta = wl[0]
     row = new_counters(1)[0]
-    pop = _uncached(module.pop)
+    pop_one = _pops_until_found(module.pop)
     try:
         for k in range(200):
             heap_push(meta, 0, 1000 + k, k)
@@ -145,7 +134,7 @@ def test_a_heap_takes_the_smaller_keys_of_a_stalled_owner_and_leaves_a_running_o
         for _ in range(2 * PEEK_EVERY):  # looks at pops PEEK_EVERY and 2 * PEEK_EVERY
             if victim_moves:
                 clocks[sync.PAD] += 1  # thread 1 pops between every two of thread 0's
-            keys.append(pop(wl, 0, row.ctypes.data)[1])
+            keys.append(pop_one(wl, row.ctypes.data, 1)[1])
     finally:
         owner.close()
     if victim_moves:

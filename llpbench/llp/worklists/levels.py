@@ -72,6 +72,13 @@ def scan_length(control, current, ring, misses):
 
 
 @njit(nogil=True, cache=True, inline="always")
+def misses_word(scratch):
+    """The address of a thread's empty-pop count: word 2 of its pop scratch (words 0-1 are
+    the pair :func:`pop` hands out), in both level worklists."""
+    return scratch + 16
+
+
+@njit(nogil=True, cache=True, inline="always")
 def count_miss(misses):
     """An empty pop of the thread whose count is the word at address ``misses``."""
     poke(misses, 0, peek(misses, 0) + 1)

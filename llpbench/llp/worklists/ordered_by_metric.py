@@ -40,6 +40,7 @@ from llpbench.llp.worklists.levels import (
     count_miss,
     first_level,
     level_worklist,
+    misses_word,
     note_push,
     scan_length,
 )
@@ -95,7 +96,7 @@ def pop_batch(wl, tid, ctr, dst, most):
     bag, taken by the next call). Returns how many."""
     meta, locks, control, nthreads = wl[0], wl[1], wl[2], wl[4]
     current = first_level(control)
-    misses = _pop_scratch(wl, tid) + 16
+    misses = misses_word(_pop_scratch(wl, tid))
     for i in range(scan_length(control, current, NUM_LEVELS, misses)):
         level = current + i
         slot = level & (NUM_LEVELS - 1)

@@ -21,6 +21,7 @@ from llpbench.llp.worklists.levels import (
     count_miss,
     first_level,
     level_worklist,
+    misses_word,
     note_push,
     scan_length,
 )
@@ -52,9 +53,15 @@ def push(wl, tid, key, item, ctr):
 
 
 @njit(nogil=True, cache=True, inline="always")
+def _pop_scratch(wl, tid):
+    """Thread ``tid``'s pop scratch: a pair (words 0-1), its empty-pop count (word 2)."""
+    return wl[2] + 8 * (PAD + tid * PAD)
+
+
+@njit(nogil=True, cache=True, inline="always")
 def pop(wl, tid, ctr):
     """One pair: :func:`pop_batch` of one, through the thread's scratch words."""
-    scratch = wl[2] + 8 * (PAD + tid * PAD)
+    scratch = _pop_scratch(wl, tid)
     return fusion.first(pop_batch(wl, tid, ctr, scratch, 1), scratch)
 
 
@@ -64,7 +71,7 @@ def pop_batch(wl, tid, ctr, dst, most):
     ``dst`` (one lock for all of them); returns how many."""
     meta, locks, control, shared = wl[0], wl[1], wl[2], wl[4] > 1
     current = first_level(control)
-    misses = wl[2] + 8 * (PAD + tid * PAD) + 16  # word 2 of the pop scratch
+    misses = misses_word(_pop_scratch(wl, tid))
     for i in range(scan_length(control, current, NUM_BUCKETS, misses)):
         bucket = current + i
         slot = bucket & (NUM_BUCKETS - 1)
